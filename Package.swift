@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Summit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "summit", targets: ["summit"]),
+        .library(name: "Postgres", targets: ["Postgres"]),
+        .library(name: "Summit", targets: ["Summit"]),
+    ],
+    targets: [
+        // C system libraries from Debian (-dev packages), found through pkg-config.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "Digest", dependencies: ["CCrypto"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
+        .target(name: "PostgresServer", dependencies: ["Postgres"]),
+        .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest"]),
+        .executableTarget(name: "summit", dependencies: ["Summit"]),
+
+        // Shared by the test targets: fresh databases cloned from a migrated template.
+        .target(name: "SummitTestSupport", dependencies: ["Summit"], path: "Tests/SummitTestSupport"),
+
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "SummitTestSupport"]),
+        .testTarget(name: "PostgresServerTests", dependencies: ["PostgresServer", "SummitTestSupport"]),
+        .testTarget(name: "MigratorTests", dependencies: ["Migrator", "SummitTestSupport"]),
+        .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
+    ]
+)
