@@ -1,0 +1,70 @@
+-- Helpers for pgTAP files. Installed only in test databases (cloned from the
+-- migrated test template), never by `summit migrate`.
+create schema if not exists tests;
+grant usage on schema tests to anon, authenticated, service_role;
+
+-- pgTAP's functions are created after migration 0001 took EXECUTE away from
+-- PUBLIC by default; tests assert while acting as any role, so give it back.
+grant execute on all functions in schema public to public;
+
+-- A new account in auth.users; returns its id.
+create or replace function tests.create_user(
+  email text default null, phone text default null, meta jsonb default '{}'::jsonb
+) returns uuid
+  language sql
+  security definer
+  set search_path = pg_catalog, public
+  as $$
+    insert into auth.users (email, phone, raw_user_meta_data)
+    values (coalesce(email, 'user-' || gen_random_uuid() || '@example.test'), phone, meta)
+    returning id
+  $$;
+
+-- Act as a user for the rest of the transaction, as the gateway would: SET LOCAL
+-- ROLE plus the JWT claims in request.jwt.claims and request.jwt.claim.sub/role.
+create or replace function tests.act_as(uid uuid, role text default 'authenticated') returns void
+  language plpgsql
+  as $$
+begin
+  if role not in ('anon', 'authenticated', 'service_role') then
+    raise exception 'tests.act_as: role must be anon, authenticated or service_role, not %', role;
+  end if;
+  perform set_config('request.jwt.claims',
+    jsonb_strip_nulls(jsonb_build_object('sub', uid, 'role', role,
+      'aud', case when role = 'authenticated' then 'authenticated' end))::text, true);
+  perform set_config('request.jwt.claim.sub', coalesce(uid::text, ''), true);
+  perform set_config('request.jwt.claim.role', role, true);
+  execute format('set local role %I', role);
+end
+$$;
+
+create or replace function tests.act_as_anon() returns void
+  language sql
+  as $$ select tests.act_as(null, 'anon') $$;
+
+create or replace function tests.act_as_service() returns void
+  language sql
+  as $$ select tests.act_as(null, 'service_role') $$;
+
+-- Back to the test's own (superuser) role with no claims.
+create or replace function tests.clear_authentication() returns void
+  language plpgsql
+  as $$
+begin
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.jwt.claim.sub', '', true);
+  perform set_config('request.jwt.claim.role', '', true);
+  set local role none;
+end
+$$;
+
+-- summit.now() returns this instant until unfreeze_time() or the end of the transaction.
+create or replace function tests.freeze_time(at timestamptz) returns void
+  language sql
+  as $$ select set_config('summit.frozen_now', at::text, true) $$;
+
+create or replace function tests.unfreeze_time() returns void
+  language sql
+  as $$ select set_config('summit.frozen_now', '', true) $$;
+
+grant execute on all functions in schema tests to anon, authenticated, service_role;
