@@ -17,7 +17,7 @@ let package = Package(
 
         .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
-        .target(name: "PostgresServer", dependencies: ["Postgres"]),
+        .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
         .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),

@@ -66,6 +66,14 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
         return text
     }
 
+    /// The parameters as a libpq conninfo string (`host='…' dbname='…'`), for programs such as psql.
+    public var conninfo: String {
+        parameters.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.map { key, value in
+            let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+            return "\(key)='\(escaped)'"
+        }.joined(separator: " ")
+    }
+
     /// A URL-free rendering without the password, for logs and status output.
     public var description: String { target }
 

@@ -4,7 +4,7 @@ extension PostgresConnection {
     /// Nested calls use savepoints, so an inner failure undoes only the inner work.
     /// `body` runs on this connection's thread with the connection isolated to it.
     public func transaction<T: Sendable>(
-        _ body: (isolated PostgresConnection) async throws -> T
+        _ body: @Sendable (isolated PostgresConnection) async throws -> T
     ) async throws -> T {
         try await transaction(assuming: nil, body)
     }
@@ -13,13 +13,13 @@ extension PostgresConnection {
     /// `request.jwt.claims` (and the older `request.jwt.claim.sub` / `.role`), exactly where
     /// the hosted platform puts them. Everything reverts when the transaction ends.
     public func acting<T: Sendable>(
-        as caller: Caller, _ body: (isolated PostgresConnection) async throws -> T
+        as caller: Caller, _ body: @Sendable (isolated PostgresConnection) async throws -> T
     ) async throws -> T {
         try await transaction(assuming: caller, body)
     }
 
     private func transaction<T: Sendable>(
-        assuming caller: Caller?, _ body: (isolated PostgresConnection) async throws -> T
+        assuming caller: Caller?, _ body: @Sendable (isolated PostgresConnection) async throws -> T
     ) async throws -> T {
         let depth = transactionDepth
         let savepoint = "summit_savepoint_\(depth)"

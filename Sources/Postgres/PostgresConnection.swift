@@ -241,3 +241,22 @@ extension PostgresQuery {
         }
     }
 }
+
+extension PostgresConnection {
+    /// Connects, runs `body`, and closes the connection whatever happens.
+    @discardableResult
+    public static func withConnection<T>(
+        _ configuration: PostgresConfiguration, applicationName: String = "summit",
+        _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await connect(configuration, applicationName: applicationName)
+        do {
+            let value = try await body(connection)
+            await connection.close()
+            return value
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+}

@@ -1,1 +1,4 @@
-print("summit")
+import Foundation
+import Summit
+
+exit(await SummitCLI.main(Array(CommandLine.arguments.dropFirst())))
