@@ -399,7 +399,7 @@ begin
        or (p_grid -> 'squares' is not null and jsonb_typeof(p_grid -> 'squares') = 'array'
            and (select coalesce(array_agg(btrim(x) order by i), '{}') from jsonb_array_elements_text(p_grid -> 'squares') with ordinality s(x, i))
                is distinct from (select array_agg(prompt order by position) from grids.grid_squares where grid_id = g.id)) then
-      v_warnings := v_warnings || 'squares_fixed';
+      v_warnings := v_warnings || 'squares_fixed'::text;
     end if;
     if (v_updated, v_device) >= (g.updated_at, g.device_id) then
       update grids.grids set title = v_title, description = v_desc, color = v_color, theme = v_theme,
@@ -412,6 +412,7 @@ begin
       v_status := 'updated';
     end if;
   end if;
+  select * into g from grids.grids where id = v_id;
   return jsonb_build_object('grid', private.grid_json(g),
     'squares', (select coalesce(jsonb_agg(prompt order by position), '[]'::jsonb) from grids.grid_squares where grid_id = g.id),
     'status', v_status,

@@ -96,6 +96,9 @@ begin
       end if;
       select coalesce(array_agg(k order by k), '{}') into v_use from unnest(coalesce(v_keys, '{}')) k where k = any (v_cols);
       if private.sync_row_exists(p_table, v_id) then
+        -- parent keys and positions are fixed once inserted
+        v_use := array(select c from unnest(v_use) c
+                       where c <> all (array['user_grid_id', 'position', 'grid_id', 'user_square_id', 'interest']));
         if cardinality(v_use) = 0 then
           v_ret := null;
         else
