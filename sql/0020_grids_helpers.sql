@@ -207,3 +207,11 @@ grant execute on function private.nil_uuid(), private.v5(text), private.grid_cen
   private.assert_writer(uuid), private.can_use_grid(uuid), private.log_correction(text, uuid, text, jsonb),
   private.clamp_clock(text, uuid, timestamptz), private.queue_photo_object(uuid)
   to authenticated;
+grant execute on function private.v5(text) to anon;
+
+create or replace function private.grid_exists(p_grid_id uuid) returns boolean
+  language sql stable security definer
+  set search_path = ''
+  as $$ select exists (select 1 from grids.grids where id = p_grid_id) $$;
+revoke all on function private.grid_exists(uuid) from public;
+grant execute on function private.grid_exists(uuid) to authenticated;

@@ -355,7 +355,7 @@ begin
       new.user_id := auth.uid();
       new.group_id := null;
       new.converted_at := null;
-      if not exists (select 1 from grids.grids where id = new.grid_id) then
+      if not private.grid_exists(new.grid_id) then
         perform private.fail('grid_missing', 'Save the grid (save_grid) before the rows that use it.');
       end if;
     end if;
