@@ -160,7 +160,7 @@ declare
   v_ts tsquery := case when v_q is null then null else websearch_to_tsquery('simple', v_q) end;
 begin
   return coalesce((
-    select jsonb_agg(private.card(g) order by rank desc, sim desc, g.title, g.id)
+    select jsonb_agg(private.card(s.g) order by s.rank desc, s.sim desc, (s.g).title, (s.g).id)
     from (
       select g, ts_rank(g.search_doc, v_ts) as rank,
              case when v_q is null then 0 else public.similarity(g.title, v_q) end as sim
@@ -189,7 +189,7 @@ begin
   end if;
   v_month := case when coalesce(p_southern, false) then ((p_month + 5) % 12) + 1 else p_month end;
   return coalesce((
-    select jsonb_agg(private.card(g) order by g.kind = 'made', g.title, g.id)
+    select jsonb_agg(private.card(s.g) order by (s.g).kind = 'made', (s.g).title, (s.g).id)
     from (select g from grids.grids g
           where g.season_months @> array[v_month]::smallint[] and private.in_atlas(g)
             and not private.blocked_pair(g.owner_id, v_uid)
@@ -215,8 +215,8 @@ begin
              coalesce((select min(i.ord * 100 + 1) from unnest(p_interests) with ordinality i(slug, ord)
                        join grids.interest_themes it on it.interest = i.slug where it.theme = th.slug),
                       1000000) as pri,
-             (select jsonb_agg(private.card(g) order by case g.kind when 'starter' then 0 when 'curated' then 1 else 2 end,
-                               g.shared_at desc nulls last, g.title, g.id)
+             (select jsonb_agg(private.card(x.g) order by case (x.g).kind when 'starter' then 0 when 'curated' then 1 else 2 end,
+                               (x.g).shared_at desc nulls last, (x.g).title, (x.g).id)
               from (select g from grids.grids g
                     where g.theme = th.slug and private.in_atlas(g) and not private.blocked_pair(g.owner_id, v_uid)
                     order by case g.kind when 'starter' then 0 when 'curated' then 1 else 2 end,

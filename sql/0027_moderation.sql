@@ -214,10 +214,10 @@ begin
       update grids.moments set hidden_at = summit.now(), title = '', place = '', weather = '', with_whom = ''
       where id = m.id;
       insert into grids.group_unshares (group_id, object_type, object_id, author_id, for_user_id, reason)
-      select e.group_id, 'entry', e.id, e.author_id, null, 'hidden'
+      select e.group_id, 'entry', e.id, e.author_id, null::uuid, 'hidden'
       from grids.moment_entries e where e.moment_id = m.id and not e.deleted
       union all
-      select p.group_id, 'photo', p.id, p.user_id, null, 'hidden'
+      select p.group_id, 'photo', p.id, p.user_id, null::uuid, 'hidden'
       from grids.photos p where p.moment_id = m.id and not p.deleted;
     else
       update grids.moments set hidden_at = summit.now() where id = m.id;
