@@ -10,7 +10,8 @@ extension BuildRun {
         }
         // A way with no elevation of its own may touch vertices that an earlier
         // pass filled from a neighbour; try once more with those.
-        for index in pending where !interpolate(ways[index], known: &known) {
+        let withoutElevation = pending.filter { !interpolate(ways[$0], known: &known) }
+        for index in withoutElevation {
             let way = ways[index]
             switch options.missingElevation {
             case .fail:
@@ -19,10 +20,6 @@ extension BuildRun {
                     message: "way \(way.id) (\(way.kind.rawValue)) has no elevation at any vertex: supply an SRTM tile or elevation map covering it"))
             case .assumeFlat:
                 flatWays += 1
-                for vertex in way.vertices {
-                    let v = vertices.index[vertex]!
-                    known[v] = true
-                }
             }
         }
         // Centimetres: bilinear DEM samples carry no more precision than that.
