@@ -97,6 +97,9 @@ extension BuildRun {
                 claimedBy[index] = owners[0]
                 continue
             }
+            // Leave the contested way out of every claimant so the shape
+            // checks below report only the identities' own problems.
+            for owner in owners { rows[owner].ways.removeAll { $0 == index } }
             let names = owners.map { rows[$0].key }
             for owner in owners {
                 failures.append(BuildFailure(code: .multiplyClaimed, identity: rows[owner].key, wayIDs: [ways[index].id],
