@@ -18,6 +18,8 @@ extension OSMData {
             throw .xml("not well-formed at line \(parser.lineNumber): \(detail)")
         }
         guard reader.sawRoot else { throw .xml("no <osm> root element") }
+        // Some XMLParser builds accept a document cut off mid-element.
+        guard reader.closedRoot else { throw .xml("the document ends before </osm>: the file is truncated") }
         self = try reader.collector.finish()
     }
 }
@@ -27,6 +29,7 @@ private final class OSMXMLReader: NSObject, XMLParserDelegate {
     var collector = OSMCollector()
     var failure: OSMError?
     var sawRoot = false
+    var closedRoot = false
 
     private enum Open {
         case node(id: Int64, lat: Double?, lon: Double?)
@@ -70,6 +73,8 @@ private final class OSMXMLReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         guard failure == nil else { return }
         switch (name, open) {
+        case ("osm", _):
+            closedRoot = true
         case ("node", .node(let id, let lat, let lon)?):
             defer { open = nil; elementIndex += 1 }
             guard let lat, let lon else { return }
