@@ -13,7 +13,7 @@ public struct SyntheticResort: Sendable {
     public let seed: UInt64
     public let size: Int
 
-    /// Peaks per unit of size; each peak has 2–4 lifts and 2–3 runs per lift.
+    /// Peaks per unit of size; each peak has 2–4 lifts and 2–4 runs per lift.
     public static let peaksPerSize = 10
 
     public init(seed: UInt64, size: Int) {
@@ -100,15 +100,18 @@ struct SyntheticResortBuilder {
             tops.append(top)
         }
         for (liftIndex, top) in tops.enumerated() {
-            let runCount = random.integer(2...3)
+            let runCount = random.integer(2...4)
             var firstRun: [Int64] = []
             for runNumber in 0..<runCount {
                 // Down to this lift's base or a neighbour's, so lifts interconnect.
                 let target = runNumber == 0 ? bases[liftIndex] : bases[(liftIndex + runNumber) % bases.count]
-                let merge = runNumber > 0 && firstRun.count > 8 && random.chance(0.35)
+                let canShare = runNumber > 0 && firstRun.count > 8
+                // Some runs fork off the first one part-way down, some merge back into it.
+                let start = canShare && random.chance(0.4) ? firstRun[firstRun.count / 4] : top
+                let merge = canShare && random.chance(0.4)
                 let end = merge ? firstRun[firstRun.count * 3 / 5] : target
-                let path = addRun(peakIndex: peakIndex, name: "\(peakIndex + 1)-\(liftIndex + 1)\(Character(Unicode.Scalar(97 + runNumber)!))",
-                                  from: top, to: end)
+                let name = "\(peakIndex + 1)-\(liftIndex + 1)\(Character(Unicode.Scalar(97 + runNumber)!))"
+                let path = addRun(peakIndex: peakIndex, name: name, from: start, to: end)
                 if runNumber == 0 { firstRun = path }
             }
         }
