@@ -7,6 +7,7 @@ extension BuildRun {
             let vertexIndices = way.vertices.map { vertices.index[$0]! }
             let pieces = Self.pieces(vertexIndices, splitAt: { vertices.isShared[$0] || anchorVertices.contains($0) })
             let directions = travelDirections(way, vertexIndices)
+            let facts = RunTagFacts(way)
             var primary: [Int] = []
             var twins: [Int] = []
             for (travel, isTwin) in directions {
@@ -19,7 +20,7 @@ extension BuildRun {
                     let id = way.kind.idPrefix + String(way.id)
                         + (pieces.count > 1 ? "_s\(pieceNumber + 1)" : "")
                         + (isTwin ? "_r" : "")
-                    edges.append(makeEdge(id: id, way: way, wayIndex: index, path: path,
+                    edges.append(makeEdge(id: id, way: way, wayFacts: facts, wayIndex: index, path: path,
                                           direction: travel, segmentIndex: pieceNumber + 1))
                     if isTwin { twins.append(edges.count - 1) } else { primary.append(edges.count - 1) }
                 }
@@ -76,7 +77,27 @@ extension BuildRun {
         }
     }
 
-    private func makeEdge(id: String, way: RoutableWay, wayIndex: Int, path: [Int],
+    /// Attributes a run takes from its way's tags, worked out once per way.
+    struct RunTagFacts {
+        var difficulty: RunDifficulty?
+        var isGladed = false
+        var isGroomed: Bool?
+        var hasMoguls = false
+
+        init(_ way: RoutableWay) {
+            guard way.kind == .run else { return }
+            difficulty = way.tags["piste:difficulty"].flatMap(RunDifficulty.init(osm:))
+            isGladed = BuildRun.soundsGladed(way.displayName)
+            switch way.tags["piste:grooming"] {
+            case "backcountry"?: isGroomed = false
+            case "mogul"?: isGroomed = false; hasMoguls = true
+            case let grooming? where grooming.hasPrefix("classic") || grooming == "groomed": isGroomed = true
+            default: isGroomed = nil
+            }
+        }
+    }
+
+    private func makeEdge(id: String, way: RoutableWay, wayFacts: RunTagFacts, wayIndex: Int, path: [Int],
                           direction: EdgeDirection, segmentIndex: Int) -> WorkEdge {
         let coordinates = path.map { vertices.coordinates[$0] }
         let elevations = path.map { vertices.elevation[$0] }
@@ -95,14 +116,10 @@ extension BuildRun {
         a.direction = direction
         switch way.kind {
         case .run:
-            a.difficulty = way.tags["piste:difficulty"].flatMap(RunDifficulty.init(osm:))
-            a.isGladed = Self.soundsGladed(a.trailName)
-            switch way.tags["piste:grooming"] {
-            case "backcountry"?: a.isGroomed = false
-            case "mogul"?: a.isGroomed = false; a.hasMoguls = true
-            case let grooming? where grooming.contains("classic") || grooming == "groomed": a.isGroomed = true
-            default: a.isGroomed = nil
-            }
+            a.difficulty = wayFacts.difficulty
+            a.isGladed = wayFacts.isGladed
+            a.isGroomed = wayFacts.isGroomed
+            a.hasMoguls = wayFacts.hasMoguls
         case .lift:
             a.liftType = way.liftType
             a.liftCapacity = way.tags["aerialway:capacity"].flatMap { Int($0) }.flatMap { (0...65535).contains($0) ? $0 : nil }
@@ -118,11 +135,19 @@ extension BuildRun {
                         geometricLength: geometry.length, geometricVertical: geometry.verticalDrop)
     }
 
-    static let gladeWords: Set<String> = ["glade", "glades", "tree", "trees", "wood", "woods", "forest"]
+    /// Plural forms ("glades", "trees", "woods") contain these, so the stems suffice.
+    static let gladeWords: [[UInt8]] = ["glade", "tree", "wood", "forest"].map { Array($0.utf8) }
 
-    /// Names that say the run is in the trees.
+    /// Names that say the run is in the trees: a lowercase substring match,
+    /// done on bytes because it runs for every piste.
     static func soundsGladed(_ name: String?) -> Bool {
-        guard let name = name?.lowercased() else { return false }
-        return gladeWords.contains { name.contains($0) }
+        guard let name else { return false }
+        let bytes = Array(name.lowercased().utf8)
+        return gladeWords.contains { word in
+            guard bytes.count >= word.count else { return false }
+            return (0...(bytes.count - word.count)).contains { start in
+                bytes[start..<(start + word.count)].elementsEqual(word)
+            }
+        }
     }
 }

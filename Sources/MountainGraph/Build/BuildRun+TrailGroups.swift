@@ -9,13 +9,21 @@ extension BuildRun {
         var runKeys: [Int: String] = [:]
         var runAtVertex: [RunVertexKey: Int] = [:]
         var connectorAtVertex: [Int: Int] = [:]
+        // Unicode normalisation is costly and pieces of one way share a name.
+        var normalizedNames: [String: String] = [:]
 
         for index in edges.indices where claimedBy[edges[index].way] == nil {
             let edge = edges[index]
             switch edge.edge.kind {
             case .run:
                 guard let name = edge.edge.attributes.trailName else { continue }
-                let normalized = TrailNames.normalizedKey(name)
+                let normalized: String
+                if let cached = normalizedNames[name] {
+                    normalized = cached
+                } else {
+                    normalized = TrailNames.normalizedKey(name)
+                    normalizedNames[name] = normalized
+                }
                 guard !normalized.isEmpty else { continue }
                 let key = normalized + "|" + (edge.edge.attributes.difficulty.map { String($0.rawValue) } ?? "none")
                 runKeys[index] = key

@@ -4,13 +4,11 @@ struct GraphComponents {
     let largestStrong: Int
 
     init(_ graph: MountainGraph) {
-        var index: [String: Int] = [:]
-        for (position, node) in graph.nodes.enumerated() { index[node.id] = position }
         let count = graph.nodes.count
         var adjacency = Array(repeating: [Int](), count: count)
         var weak = UnionFind(count: count)
         for edge in graph.edges {
-            guard let s = index[edge.sourceID], let t = index[edge.targetID] else { continue }
+            guard let s = graph.nodePosition(id: edge.sourceID), let t = graph.nodePosition(id: edge.targetID) else { continue }
             adjacency[s].append(t)
             weak.union(s, t)
         }

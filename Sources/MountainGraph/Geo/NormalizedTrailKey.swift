@@ -4,6 +4,22 @@ enum TrailNames {
     /// NFKD, combining marks dropped, lowercased, every non-letter/non-digit a
     /// space, spaces collapsed and trimmed: "Saint-Éloi  Glade" → "saint eloi glade".
     static func normalizedKey(_ name: String) -> String {
+        // ASCII needs no decomposition: keep letters and digits, lowercase.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            var out: [UInt8] = []
+            var pendingSpace = false
+            for byte in name.utf8 {
+                let lower = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                if (lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) {
+                    if pendingSpace, !out.isEmpty { out.append(32) }
+                    pendingSpace = false
+                    out.append(lower)
+                } else {
+                    pendingSpace = true
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         let decomposed = name.decomposedStringWithCompatibilityMapping
         var out = ""
         var pendingSpace = false

@@ -40,6 +40,9 @@ public struct MountainGraph: Sendable, Equatable {
         nodeIndex[id].map { nodes[$0] }
     }
 
+    /// The position of a node in `nodes`.
+    func nodePosition(id: String) -> Int? { nodeIndex[id] }
+
     public static func == (lhs: MountainGraph, rhs: MountainGraph) -> Bool {
         lhs.resortID == rhs.resortID && lhs.manifestVersion == rhs.manifestVersion
             && lhs.snapshotDate == rhs.snapshotDate && lhs.graphVersion == rhs.graphVersion

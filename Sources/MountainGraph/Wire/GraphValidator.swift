@@ -7,29 +7,32 @@ enum GraphValidator {
         var problems: [GraphProblem] = []
         func fail(_ subject: String, _ message: String) { problems.append(GraphProblem(subject: subject, message: message)) }
 
-        var nodesByID: [String: GraphNode] = [:]
+        // Nodes and edges are held sorted by id, so duplicates are neighbours.
+        for (previous, node) in zip(graph.nodes, graph.nodes.dropFirst()) where previous.id == node.id {
+            fail("node \(node.id)", "id is not unique")
+        }
+        for (previous, edge) in zip(graph.edges, graph.edges.dropFirst()) where previous.id == edge.id {
+            fail("edge \(edge.id)", "id is not unique")
+        }
         for node in graph.nodes {
             let subject = "node \(node.id)"
             if !isNodeID(node.id) { fail(subject, "id does not match n<digits>") }
-            if nodesByID.updateValue(node, forKey: node.id) != nil { fail(subject, "id is not unique") }
             if !(node.lat.isFinite && (-90...90).contains(node.lat)) { fail(subject, "latitude \(node.lat) outside −90…90") }
             if !(node.lon.isFinite && (-180...180).contains(node.lon)) { fail(subject, "longitude \(node.lon) outside −180…180") }
             if !(node.elevation.isFinite && (-500...9000).contains(node.elevation)) { fail(subject, "elevation \(node.elevation) outside −500…9000") }
         }
 
-        var edgesByID: [String: GraphEdge] = [:]
         var liftChains: [String: [GraphEdge]] = [:]
         for edge in graph.edges {
             let subject = "edge \(edge.id)"
-            if edgesByID.updateValue(edge, forKey: edge.id) != nil { fail(subject, "id is not unique") }
             if let prefix = edgeIDPrefix(edge.id) {
                 if prefix != edge.kind.idPrefix { fail(subject, "id prefix '\(prefix)' does not match kind \(edge.kind.rawValue)") }
             } else {
                 fail(subject, "id does not match ^[tlc](\\d+)(?:_s(\\d+))?(_r)?$")
             }
             if edge.sourceID == edge.targetID { fail(subject, "source and target are the same node") }
-            let source = nodesByID[edge.sourceID]
-            let target = nodesByID[edge.targetID]
+            let source = graph.node(id: edge.sourceID)
+            let target = graph.node(id: edge.targetID)
             if source == nil { fail(subject, "source \(edge.sourceID) is not a node") }
             if target == nil { fail(subject, "target \(edge.targetID) is not a node") }
             if edge.geometry.count < 2 {
@@ -59,6 +62,10 @@ enum GraphValidator {
             checkLiftChain(key, chain, fail: fail)
         }
 
+        var edgesByID: [String: GraphEdge] = [:]
+        if !graph.identities.isEmpty {
+            for edge in graph.edges { edgesByID[edge.id] = edge }
+        }
         for identity in graph.identities {
             for chain in identity.chains {
                 for (position, id) in chain.enumerated() {
@@ -79,7 +86,7 @@ enum GraphValidator {
         for point in graph.rendezvousPoints {
             let subject = "rendezvous \(point.id)"
             if !rendezvousIDs.insert(point.id).inserted { fail(subject, "id is not unique") }
-            if nodesByID[point.nodeId] == nil { fail(subject, "node \(point.nodeId) does not exist") }
+            if graph.node(id: point.nodeId) == nil { fail(subject, "node \(point.nodeId) does not exist") }
             if point.id.dropFirst(2) != point.nodeId.dropFirst(1) || !point.id.hasPrefix("rp") {
                 fail(subject, "id does not name its anchor node \(point.nodeId)")
             }
