@@ -24,6 +24,7 @@ public struct BuildReport: Sendable, Equatable, CustomStringConvertible {
     public var excludedDegenerateWays = 0
     /// Routable ways built flat because no vertex had an elevation.
     public var waysWithoutElevation = 0
+    public var routability = Routability()
     public var fingerprint = ""
 
     public struct RunDifficultyCount: Sendable, Equatable {
@@ -38,6 +39,7 @@ public struct BuildReport: Sendable, Equatable, CustomStringConvertible {
         nodes \(nodeCount), edges \(edgeCount) (run \(runEdges), lift \(liftEdges), traverse \(traverseEdges)), closed \(closedEdges)
         runs \(runWays) [\(difficulties)], lifts \(liftWays), connectors \(connectorWays), identities \(identities)
         components \(connectedComponents), largest strongly connected \(largestStronglyConnectedComponent) nodes
+        \(routability)
         excluded: \(excludedAreaWays) area, \(excludedAccessWays) access, \(excludedDegenerateWays) degenerate; flat (no elevation): \(waysWithoutElevation)
         fingerprint \(fingerprint)
         """

@@ -79,7 +79,9 @@ struct BuildRun {
 
     mutating func classifyWays() {
         let (routable, excluded) = WayClassification.classify(osm)
-        ways = routable
+        let connectors = reviewedConnectorWays()
+        ways = routable + connectors
+        ways.sort { $0.id < $1.id }
         self.excluded = excluded
         for (index, way) in ways.enumerated() { wayIndex[way.id] = index }
         edgesOfWay = Array(repeating: [], count: ways.count)

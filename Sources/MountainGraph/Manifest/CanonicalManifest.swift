@@ -9,15 +9,18 @@ public struct CanonicalManifest: Sendable, Equatable, Codable {
     public var trails: [CanonicalTrail]
     public var lifts: [CanonicalLift]
     public var rendezvousPoints: [CanonicalRendezvousPoint]
+    /// Reviewed connectors between existing vertices.
+    public var connectors: [CanonicalConnector]
 
     public init(expectedTrailCount: Int? = nil, expectedLiftCount: Int? = nil,
                 trails: [CanonicalTrail] = [], lifts: [CanonicalLift] = [],
-                rendezvousPoints: [CanonicalRendezvousPoint] = []) {
+                rendezvousPoints: [CanonicalRendezvousPoint] = [], connectors: [CanonicalConnector] = []) {
         self.expectedTrailCount = expectedTrailCount
         self.expectedLiftCount = expectedLiftCount
         self.trails = trails
         self.lifts = lifts
         self.rendezvousPoints = rendezvousPoints
+        self.connectors = connectors
     }
 
     enum CodingKeys: String, CodingKey {
@@ -25,6 +28,7 @@ public struct CanonicalManifest: Sendable, Equatable, Codable {
         case expectedLiftCount = "expected_lift_count"
         case trails, lifts
         case rendezvousPoints = "rendezvous_points"
+        case connectors
     }
 
     public init(from decoder: any Decoder) throws {
@@ -34,6 +38,7 @@ public struct CanonicalManifest: Sendable, Equatable, Codable {
         trails = try c.decodeIfPresent([CanonicalTrail].self, forKey: .trails) ?? []
         lifts = try c.decodeIfPresent([CanonicalLift].self, forKey: .lifts) ?? []
         rendezvousPoints = try c.decodeIfPresent([CanonicalRendezvousPoint].self, forKey: .rendezvousPoints) ?? []
+        connectors = try c.decodeIfPresent([CanonicalConnector].self, forKey: .connectors) ?? []
     }
 }
 
