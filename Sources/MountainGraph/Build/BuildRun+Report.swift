@@ -39,7 +39,7 @@ extension BuildRun {
         let components = GraphComponents(graph)
         report.connectedComponents = components.weakCount
         report.largestStronglyConnectedComponent = components.largestStrong
-        report.routability = graph.routability()
+        report.routability = graph.routability(largestStrong: components.largestStrong)
         return report
     }
 }

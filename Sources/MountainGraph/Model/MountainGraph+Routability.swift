@@ -25,6 +25,10 @@ public struct Routability: Sendable, Equatable, CustomStringConvertible {
 
 extension MountainGraph {
     public func routability() -> Routability {
+        routability(largestStrong: GraphComponents(self).largestStrong)
+    }
+
+    func routability(largestStrong: Int) -> Routability {
         var outgoing = Array(repeating: [Int](), count: nodes.count)
         var hasRunOut = Array(repeating: false, count: nodes.count)
         var hasRunIn = Array(repeating: false, count: nodes.count)
@@ -73,7 +77,7 @@ extension MountainGraph {
                 if overConnectors(from: node, satisfies: { hasLiftOut[$0] }) { result.runEndsReachingLift += 1 }
             }
         }
-        result.largestStronglyConnectedComponent = GraphComponents(self).largestStrong
+        result.largestStronglyConnectedComponent = largestStrong
         return result
     }
 }
