@@ -67,7 +67,7 @@ struct ConnectorTests {
         }
     }
 
-    @Test("on a real extract, accepted proposals raise routability")
+    @Test("on a real extract, accepted proposals raise routability", .enabled(if: SharedData.hasOSMFolder, SharedData.missingReason))
     func realExtract() throws {
         guard let folder = SharedData.availableOSMFolder(for: "ConnectorTests.realExtract") else { return }
         let url = folder.appendingPathComponent("andorra-2025-01-19.ski.osm.json")

@@ -83,7 +83,7 @@ struct ElevationTests {
         #expect(throws: ElevationError.self) { try ElevationMap(json: Array(#"{"nonsense": 1}"#.utf8)) }
     }
 
-    @Test("the real Andorra tile matches its documented spot heights")
+    @Test("the real Andorra tile matches its documented spot heights", .enabled(if: SharedData.hasOSMFolder, SharedData.missingReason))
     func realTile() throws {
         guard let folder = SharedData.availableOSMFolder(for: "ElevationTests.realTile") else { return }
         let url = folder.appendingPathComponent("dem/N42E001.hgt.zip")
