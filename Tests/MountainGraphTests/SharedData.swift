@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Locates the shared real-data folder beside the repository
 /// (`<repo>/../shared/data`), found from this file's path so tests work from
@@ -12,6 +13,21 @@ enum SharedData {
     static let osmFolder: URL = repositoryRoot
         .deletingLastPathComponent()
         .appendingPathComponent("shared/data/osm", isDirectory: true)
+
+    /// Whether the real extracts are present; tests that need them are
+    /// reported as skipped (with this reason) when they are not.
+    static let hasOSMFolder: Bool = {
+        var isDirectory: ObjCBool = false
+        let present = FileManager.default.fileExists(atPath: osmFolder.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        if !present {
+            print("⚠️  Real-data tests SKIPPED: \(missingReason)")
+        }
+        return present
+    }()
+
+    static var missingReason: Comment {
+        "real OSM extracts not found at \(osmFolder.path) (expected ../shared/data/osm beside the repository)"
+    }
 
     /// The folder, or nil after printing why tests that need it are skipped.
     static func availableOSMFolder(for test: String) -> URL? {
