@@ -104,8 +104,10 @@ final class ListenerLoop: @unchecked Sendable {
         self.continuation = continuation
         self.heartbeat = heartbeat
         var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0, "cannot create a pipe: \(String(cString: strerror(errno)))")
-        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        // A socket pair is a pipe that can be created close-on-exec atomically, so no
+        // program spawned by another thread inherits it.
+        precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0, &fds) == 0,
+                     "cannot create a socket pair: \(String(cString: strerror(errno)))")
         wake = (fds[0], fds[1])
     }
 

@@ -39,7 +39,13 @@ public struct Subprocess: Sendable {
         let argv = ["/bin/sh", "-c", "cd / && exec \"$@\"", "sh"] + command
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw failure("pipe", command[0]) }
+        // Close-on-exec from birth: a program spawned meanwhile by another thread (pg_ctl
+        // starting a server that lives on) must not inherit these, or they never reach EOF.
+        // A socket pair is the pipe that can be created that way atomically.
+        let kind = Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, kind, 0, &outPipe) == 0, socketpair(AF_UNIX, kind, 0, &errPipe) == 0 else {
+            throw failure("socketpair", command[0])
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

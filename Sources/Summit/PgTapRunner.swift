@@ -36,7 +36,7 @@ public struct PgTapRunner: Sendable {
     /// Runs `files` (paths relative to the workspace), `jobs` at a time; `report` sees each
     /// file as it finishes, in completion order.
     public func run(files: [String], report: @Sendable (FileResult) -> Void) async throws -> [FileResult] {
-        let template = try await databases.template(pgtap: true)
+        let template = try await databases.template(requirePgTap: true)
         try await databases.dropAbandoned()
         return try await withThrowingTaskGroup(of: (Int, FileResult).self) { group in
             var results = [FileResult?](repeating: nil, count: files.count)

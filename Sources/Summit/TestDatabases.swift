@@ -24,10 +24,15 @@ public struct TestDatabases: Sendable {
     /// Serializes template builds across processes.
     static let templateLock: Int64 = 0x5355_4D4D_5454
 
-    /// The template for the current files, built if it doesn't exist yet.
-    /// With `pgtap`, the template also has the pgTAP extension (and fails clearly without it).
-    public func template(pgtap: Bool) async throws -> String {
+    /// The template for the current files, built if it doesn't exist yet. It has the
+    /// pgTAP extension whenever the server offers it; `requirePgTap` makes its absence
+    /// an error (for the pgTAP runner) rather than a template without it.
+    public func template(requirePgTap: Bool = false) async throws -> String {
         let source = try workspace.migrationSource()
+        let pgtap = try await PostgresConnection.withConnection(admin) { connection in
+            if requirePgTap { try await Self.requireExtension("pgtap", on: connection) }
+            return try await Self.extensionAvailable("pgtap", on: connection)
+        }
         let helpers = try String(contentsOf: workspace.testHelpersFile, encoding: .utf8)
         var digest = SHA256()
         for migration in source.migrations { digest.update(Array(migration.sha256.utf8)) }
@@ -37,7 +42,6 @@ public struct TestDatabases: Sendable {
         let name = Self.templatePrefix + String(digest.finalize().hexString.prefix(16))
 
         try await PostgresConnection.withConnection(admin) { connection in
-            if pgtap { try await Self.requireExtension("pgtap", on: connection) }
             try await connection.query("select pg_advisory_lock(\(Self.templateLock))")
             do {
                 if try await !Self.databaseExists(name, connection) {
@@ -125,11 +129,13 @@ public struct TestDatabases: Sendable {
         try await connection.query("select count(*) from pg_database where datname = \(name)").scalar(Int.self) > 0
     }
 
+    static func extensionAvailable(_ name: String, on connection: PostgresConnection) async throws -> Bool {
+        try await connection.query("select count(*) from pg_available_extensions where name = \(name)").scalar(Int.self) > 0
+    }
+
     /// Throws a `CLIError` saying how to install `name` when the server lacks it.
     public static func requireExtension(_ name: String, on connection: PostgresConnection) async throws {
-        let available = try await connection.query(
-            "select count(*) from pg_available_extensions where name = \(name)").scalar(Int.self) > 0
-        guard !available else { return }
+        guard try await !extensionAvailable(name, on: connection) else { return }
         let package = name == "pgtap" ? "postgresql-15-pgtap" : "the package that provides \(name)"
         throw CLIError("the PostgreSQL extension \(name) is not installed on the server at \(connection.configuration.target)",
                        fix: "install it (Debian: apt-get install \(package); the README's test command does this when run as root), "

@@ -37,17 +37,17 @@ import Testing
     @Test func raisedExceptionsKeepMessageDetailAndHint() async throws {
         try await withFreshConnection { db async throws in
             try await db.simpleQuery("""
-                create function fail() returns void language plpgsql as $$
+                create function raise_expired() returns void language plpgsql as $$
                 begin
                   raise exception 'friend code expired' using detail = 'code ABC', hint = 'ask for a new code';
                 end $$;
                 """)
-            let error = await #expect(throws: PostgresError.self) { try await db.query("select fail()") }
+            let error = await #expect(throws: PostgresError.self) { try await db.query("select raise_expired()") }
             #expect(error?.code == .raiseException)
             #expect(error?.message == "friend code expired")
             #expect(error?.detail == "code ABC")
             #expect(error?.hint == "ask for a new code")
-            #expect(error?.context?.contains("fail()") == true)
+            #expect(error?.context?.contains("raise_expired()") == true)
         }
     }
 

@@ -17,7 +17,7 @@ public actor TestServer {
     }()
 
     private var admin: PostgresConfiguration?
-    private var templates: [Bool: String] = [:]
+    private var template: String?
 
     /// A connection to the server's maintenance database, for creating databases.
     public func adminConfiguration() async throws -> PostgresConfiguration {
@@ -31,11 +31,11 @@ public actor TestServer {
         TestDatabases(admin: try await adminConfiguration(), workspace: Self.workspace)
     }
 
-    /// The migrated template (with the `tests` helpers, and pgTAP when asked).
-    public func template(pgtap: Bool = false) async throws -> String {
-        if let name = templates[pgtap] { return name }
-        let name = try await databases().template(pgtap: pgtap)
-        templates[pgtap] = name
+    /// The migrated template, with the `tests` helpers (and pgTAP when the server has it).
+    public func template() async throws -> String {
+        if let template { return template }
+        let name = try await databases().template()
+        template = name
         return name
     }
 }
