@@ -1,6 +1,6 @@
 -- Moderation and account deletion (T77-T83).
 begin;
-select plan(16);
+select plan(17);
 
 select tests.create_user('mia@example.test', null, '{"username":"mia"}') as m \gset
 select tests.create_user('ned@example.test', null, '{"username":"ned"}') as n \gset
@@ -87,6 +87,9 @@ insert into grids.photos (id, moment_id, audience, created_at, updated_at)
 values ('d0000000-0000-4000-8000-000000000003', 'c0000000-0000-4000-8000-000000000003', 'group', now(), now());
 insert into storage.objects (bucket_id, name, owner, content)
 values ('photos', :'m' || '/d0000000-0000-4000-8000-000000000003.webp', :'m', 'x');
+select social.create_friend_code('link') is not null as code;
+insert into grids.profile_interests (id, interest, created_at, updated_at)
+values (private.v5('interest:' || :'m' || ':cooking'), 'cooking', now(), now());
 select is(social.delete_account() ->> 'status', 'deleted', 'delete_account runs');
 select tests.clear_authentication();
 select ok((select author_id is null from grids.moment_entries where id = 'e0000000-0000-4000-8000-000000000003')
@@ -98,6 +101,9 @@ select ok(not exists (select 1 from grids.user_grids where id = 'b0000000-0000-4
       and not exists (select 1 from social.friendships where user_a = :'m' or user_b = :'m')
       and (select owner_id is null and not shared from grids.grids where id = 'a0000000-0000-4000-8000-000000000001'),
   'T82 solo data and friendships are gone; a made grid others use stays, unowned and unshared');
+select ok(not exists (select 1 from social.friend_codes where owner_id = :'m')
+      and not exists (select 1 from grids.profile_interests where user_id = :'m'),
+  'T82 friend codes and interests are gone');
 select tests.act_as(:'n');
 select grids.leave_group('b0000000-0000-4000-8000-000000000003') is not null as left_n;
 select tests.act_as(:'m');
