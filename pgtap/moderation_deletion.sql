@@ -7,6 +7,10 @@ select tests.create_user('ned@example.test', null, '{"username":"ned"}') as n \g
 select tests.create_user('ada@example.test', null, '{"username":"ada"}') as adm \gset
 insert into social.admins (user_id) values (:'adm');
 insert into social.friendships values (least(:'m'::uuid, :'n'::uuid), greatest(:'m'::uuid, :'n'::uuid));
+-- Made grids among Atlas cards (the starter grids are always there too).
+create function tests.made_cards(p_cards jsonb) returns int language sql as $$
+  select count(*)::int from jsonb_array_elements(p_cards) c where c ->> 'kind' = 'made' $$;
+grant execute on function tests.made_cards(jsonb) to authenticated;
 
 select tests.act_as(:'m');
 select grids.save_grid(jsonb_build_object('id', 'a0000000-0000-4000-8000-000000000001', 'title', 'Shared walks',
@@ -23,7 +27,7 @@ values ('c0000000-0000-4000-8000-000000000001', private.v5('square:b0000000-0000
 select tests.act_as(:'n');
 insert into grids.user_grids (id, grid_id, created_at, updated_at)
 values ('b0000000-0000-4000-8000-000000000002', 'a0000000-0000-4000-8000-000000000001', now(), now());
-select is(jsonb_array_length(grids.atlas_search('walk')), 1, 'the shared grid is in the Atlas');
+select is(tests.made_cards(grids.atlas_search('walk')), 1, 'the shared grid is in the Atlas');
 
 -- T80 reports
 select throws_ok($$select social.report('moment', gen_random_uuid(), 'spam', '')$$, 'P0001', 'not_found', 'T80 report needs a viewable target');
@@ -36,7 +40,7 @@ select is(jsonb_array_length(social.admin_list_reports()), 1, 'T80 a repeated op
 -- T77 hiding a grid
 select social.admin_hide_grid('a0000000-0000-4000-8000-000000000001', (social.admin_list_reports() -> 0 ->> 'id')::uuid, 'spam') is not null as hidden;
 select tests.act_as(:'n');
-select ok(jsonb_array_length(grids.atlas_search('walk')) = 0 and grids.atlas_rows()::text not like '%Shared walks%'
+select ok(tests.made_cards(grids.atlas_search('walk')) = 0 and grids.atlas_rows()::text not like '%Shared walks%'
           and grids.atlas_this_season(5::smallint)::text not like '%Shared walks%', 'T77 a hidden grid leaves search, rows and this season');
 select is(grids.get_template('a0000000-0000-4000-8000-000000000001') ->> 'title', 'Shared walks', 'T77 people who added it keep it');
 
