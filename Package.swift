@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "summit", targets: ["summit"]),
         .library(name: "Postgres", targets: ["Postgres"]),
         .library(name: "Summit", targets: ["Summit"]),
+        .library(name: "MountainGraph", targets: ["MountainGraph"]),
     ],
     targets: [
         // C system libraries from Debian (-dev packages), found through pkg-config.
@@ -16,6 +17,10 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "Digest", dependencies: ["CCrypto"]),
+        // Zip reading and raw deflate over zlib: SRTM tiles, graph blobs, activity exports.
+        .target(name: "ZipArchive", dependencies: ["CZlib"]),
+        // OSM → canonical directed graph; pure Swift, never imports Postgres.
+        .target(name: "MountainGraph", dependencies: ["Digest", "ZipArchive"]),
         .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
         .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
@@ -28,6 +33,8 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "SummitTestSupport"]),
         .testTarget(name: "PostgresServerTests", dependencies: ["PostgresServer", "SummitTestSupport"]),
         .testTarget(name: "MigratorTests", dependencies: ["Migrator", "SummitTestSupport"]),
+        .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"]),
+        .testTarget(name: "MountainGraphTests", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
     ]
 )

@@ -33,14 +33,14 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(
         on connection: PostgresConnection, dryRun: Bool = false,
-        progress: @Sendable (String) -> Void = { _ in }
+        progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> MigrationReport {
         try await connection.query("select pg_advisory_lock(\(Self.advisoryLock))")
         do {
             let report: MigrationReport
             if dryRun {
                 report = try await rolledBack(connection) {
-                    try await apply(on: connection, progress: progress)
+                    try await self.apply(on: connection, progress: progress)
                 }
             } else {
                 report = try await apply(on: connection, progress: progress)
@@ -174,18 +174,17 @@ public struct Migrator: Sendable {
     }
 
     private func rolledBack(
-        _ connection: PostgresConnection, _ body: () async throws -> MigrationReport
+        _ connection: PostgresConnection, _ body: @escaping @Sendable () async throws -> MigrationReport
     ) async throws -> MigrationReport {
-        try await connection.simpleQuery("BEGIN")
         do {
-            var report = try await body()
+            // Throwing out of the transaction is what rolls it back; the report rides on the error.
+            _ = try await connection.transaction { _ in throw DryRun(report: try await body()) }
+        } catch let dryRun as DryRun {
+            var report = dryRun.report
             report.dryRun = true
-            try await connection.simpleQuery("ROLLBACK")
             return report
-        } catch {
-            _ = try? await connection.simpleQuery("ROLLBACK")
-            throw error
         }
+        preconditionFailure("a dry run always ends by rolling back")
     }
 }
 

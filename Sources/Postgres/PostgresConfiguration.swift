@@ -26,6 +26,10 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
             if let value = option.pointee.val { parameters[String(cString: keyword)] = String(cString: value) }
             option += 1
         }
+        if let port = parameters["port"], !port.isEmpty,
+           !port.split(separator: ",").allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+            throw PostgresError.client("the port \"\(port)\" is not a number: give one such as 5432", code: .unableToConnect)
+        }
         self.parameters = parameters
     }
 

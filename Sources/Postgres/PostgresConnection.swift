@@ -89,12 +89,22 @@ public actor PostgresConnection {
     /// Cancelling the task cancels the statement on the server.
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> PostgresRows {
-        let handle = try liveHandle()
-        return try await withTaskCancellationHandler {
-            try Self.run(query, on: handle)
+        // The operation calls back into the actor, so libpq blocks this connection's
+        // thread; a closure that doesn't would run it on the cooperative pool.
+        try await withTaskCancellationHandler {
+            try await self.runQuery(query)
         } onCancel: { [canceller] in
             canceller.cancel()
         }
+    }
+
+    private func runQuery(_ query: PostgresQuery) throws -> PostgresRows {
+        try Self.run(query, on: try liveHandle())
+    }
+
+    private func runSimpleQuery(_ sql: String) throws -> PostgresRows {
+        let handle = try liveHandle()
+        return try Self.check(PQexec(handle, sql), on: handle, sql: sql)
     }
 
     /// Runs SQL text with no parameters, possibly several statements, through the
@@ -102,9 +112,8 @@ public actor PostgresConnection {
     /// files and fixed commands only: values belong in `query(_:)`.
     @discardableResult
     public func simpleQuery(_ sql: String) async throws -> PostgresRows {
-        let handle = try liveHandle()
-        return try await withTaskCancellationHandler {
-            try Self.check(PQexec(handle, sql), on: handle, sql: sql)
+        try await withTaskCancellationHandler {
+            try await self.runSimpleQuery(sql)
         } onCancel: { [canceller] in
             canceller.cancel()
         }
@@ -131,7 +140,7 @@ public actor PostgresConnection {
             throw PostgresError.connection("lost the connection: \(errorMessage(handle))")
         }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN:
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return PostgresRows(result)
         default:
             let error = PostgresError(result: result, handle: handle, sql: sql)

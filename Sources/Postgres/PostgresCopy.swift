@@ -33,7 +33,12 @@ extension PostgresConnection {
         let target = table.split(separator: ".").map { PostgresQuery.quoteIdentifier(String($0)) }.joined(separator: ".")
         let columnList = columns.map(PostgresQuery.quoteIdentifier).joined(separator: ", ")
         let sql = "COPY \(target) (\(columnList)) FROM STDIN"
-        _ = try Self.check(PQexec(handle, sql), on: handle, sql: sql)
+        let start = PQexec(handle, sql)
+        guard PQresultStatus(start) == PGRES_COPY_IN else {
+            _ = try Self.check(start, on: handle, sql: sql)
+            throw PostgresError.client("\(sql) did not start a COPY")
+        }
+        PQclear(start)
 
         var buffer = [UInt8]()
         buffer.reserveCapacity(1 << 16)

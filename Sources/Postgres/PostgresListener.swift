@@ -7,6 +7,12 @@ public struct PostgresNotification: Sendable, Equatable {
     public let payload: String
     /// The backend process that sent it (`pg_backend_pid()` of the sender).
     public let senderPID: Int32
+
+    public init(channel: String, payload: String, senderPID: Int32) {
+        self.channel = channel
+        self.payload = payload
+        self.senderPID = senderPID
+    }
 }
 
 /// What a listener delivers: notifications, and word that some may have been missed.

@@ -48,6 +48,12 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation, CustomS
             sql += "$\(binds.count)"
         }
 
+        /// An optional parameter: NULL when nil.
+        public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) {
+            binds.append(value.postgresValue)
+            sql += "$\(binds.count)"
+        }
+
         /// A quoted identifier: `"name"`, safe whatever the name holds.
         public mutating func appendInterpolation(identifier: String) {
             sql += PostgresQuery.quoteIdentifier(identifier)

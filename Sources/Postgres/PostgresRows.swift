@@ -15,7 +15,7 @@ final class ResultStorage: @unchecked Sendable {
         var columns: [PostgresColumn] = []
         var index: [String: Int] = [:]
         for i in 0..<columnCount {
-            let name = String(cString: PQfname(result, Int32(i)))
+            let name = PQfname(result, Int32(i)).map { String(cString: $0) } ?? "?column?"
             columns.append(PostgresColumn(name: name, type: PostgresDataType(PQftype(result, Int32(i)))))
             if index[name] == nil { index[name] = i }
         }

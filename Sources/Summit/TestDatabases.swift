@@ -37,7 +37,7 @@ public struct TestDatabases: Sendable {
         let name = Self.templatePrefix + String(digest.finalize().hexString.prefix(16))
 
         try await PostgresConnection.withConnection(admin) { connection in
-            if pgtap { try await Self.requirePgTap(connection) }
+            if pgtap { try await Self.requireExtension("pgtap", on: connection) }
             try await connection.query("select pg_advisory_lock(\(Self.templateLock))")
             do {
                 if try await !Self.databaseExists(name, connection) {
@@ -125,13 +125,14 @@ public struct TestDatabases: Sendable {
         try await connection.query("select count(*) from pg_database where datname = \(name)").scalar(Int.self) > 0
     }
 
-    static func requirePgTap(_ connection: PostgresConnection) async throws {
+    /// Throws a `CLIError` saying how to install `name` when the server lacks it.
+    public static func requireExtension(_ name: String, on connection: PostgresConnection) async throws {
         let available = try await connection.query(
-            "select count(*) from pg_available_extensions where name = 'pgtap'").scalar(Int.self) > 0
-        guard available else {
-            throw CLIError("pgTAP is not installed on the server at \(connection.configuration.target)",
-                           fix: "install it (Debian: apt-get install postgresql-15-pgtap; the README's test command does this when run as root), "
-                               + "or point DATABASE_URL at a server that has it (docker compose up)")
-        }
+            "select count(*) from pg_available_extensions where name = \(name)").scalar(Int.self) > 0
+        guard !available else { return }
+        let package = name == "pgtap" ? "postgresql-15-pgtap" : "the package that provides \(name)"
+        throw CLIError("the PostgreSQL extension \(name) is not installed on the server at \(connection.configuration.target)",
+                       fix: "install it (Debian: apt-get install \(package); the README's test command does this when run as root), "
+                           + "or point DATABASE_URL at a server that has it (docker compose up)")
     }
 }

@@ -1,0 +1,122 @@
+extension OSMData {
+    /// Reads Overpass API JSON: `{"elements":[…]}` with nodes as separate
+    /// elements (`out body`) and/or ways carrying inline `geometry` (`out geom`).
+    /// Relations and unknown keys are skipped; ids and tags are kept verbatim.
+    public init(overpassJSON bytes: [UInt8]) throws(OSMError) {
+        var scanner = JSONScanner(bytes: bytes)
+        var collector = OSMCollector()
+        var sawElements = false
+        do {
+            guard scanner.peek() == UInt8(ascii: "{") else {
+                throw OSMError.notOverpassJSON("the document is not a JSON object")
+            }
+            var elementIndex = 0
+            var elementError: OSMError?
+            try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONError) in
+                guard key == "elements", elementError == nil else { return try scanner.skipValue() }
+                sawElements = true
+                try scanner.readArray { (scanner: inout JSONScanner) throws(JSONError) in
+                    defer { elementIndex += 1 }
+                    guard elementError == nil else { return try scanner.skipValue() }
+                    do {
+                        try Self.readElement(&scanner, index: elementIndex, into: &collector)
+                    } catch let error as OSMError {
+                        elementError = error
+                    } catch let error as JSONError {
+                        throw error
+                    } catch {
+                        elementError = .invalidElement(index: elementIndex, "\(error)")
+                    }
+                }
+            }
+            if let elementError { throw elementError }
+            guard scanner.atEnd() else { throw OSMError.json(scanner.error("unexpected content after the document")) }
+        } catch let error as OSMError {
+            throw error
+        } catch let error as JSONError {
+            throw .json(error)
+        } catch {
+            throw .notOverpassJSON("\(error)")
+        }
+        guard sawElements else { throw .notOverpassJSON("the object has no \"elements\" array") }
+        self = try collector.finish()
+    }
+
+    private struct RawElement {
+        var type: String?
+        var id: Int64?
+        var lat: Double?
+        var lon: Double?
+        var nodes: [Int64]?
+        var geometry: [(lat: Double, lon: Double)?]?
+        var tags: [String: String] = [:]
+    }
+
+    private static func readElement(_ scanner: inout JSONScanner, index: Int, into collector: inout OSMCollector) throws {
+        var raw = RawElement()
+        try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONError) in
+            switch key {
+            case "type": raw.type = try scanner.readString()
+            case "id": raw.id = try scanner.readInt64()
+            case "lat": raw.lat = try scanner.readDouble()
+            case "lon": raw.lon = try scanner.readDouble()
+            case "nodes":
+                var ids: [Int64] = []
+                try scanner.readArray { (scanner: inout JSONScanner) throws(JSONError) in ids.append(try scanner.readInt64()) }
+                raw.nodes = ids
+            case "geometry":
+                var points: [(lat: Double, lon: Double)?] = []
+                try scanner.readArray { (scanner: inout JSONScanner) throws(JSONError) in
+                    // Overpass writes null for vertices outside the query's bbox.
+                    if try scanner.readNullIfPresent() { points.append(nil); return }
+                    var lat: Double?
+                    var lon: Double?
+                    try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONError) in
+                        switch key {
+                        case "lat": lat = try scanner.readDouble()
+                        case "lon": lon = try scanner.readDouble()
+                        default: try scanner.skipValue()
+                        }
+                    }
+                    if let lat, let lon { points.append((lat, lon)) } else { points.append(nil) }
+                }
+                raw.geometry = points
+            case "tags":
+                try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONError) in
+                    if try scanner.readNullIfPresent() { return }
+                    raw.tags[key] = try scanner.readString()
+                }
+            default:
+                try scanner.skipValue()
+            }
+        }
+        switch raw.type {
+        case "node":
+            guard let id = raw.id else { throw OSMError.invalidElement(index: index, "node without an id") }
+            guard let lat = raw.lat, let lon = raw.lon else {
+                // `out ids` / `out tags` nodes carry no position; they cannot be vertices.
+                return
+            }
+            guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+                throw OSMError.invalidElement(index: index, "node \(id) has coordinates outside the globe (\(lat), \(lon))")
+            }
+            try collector.add(OSMNode(id: id, lat: lat, lon: lon, tags: raw.tags))
+        case "way":
+            guard let id = raw.id else { throw OSMError.invalidElement(index: index, "way without an id") }
+            let nodeIDs = raw.nodes ?? []
+            if let geometry = raw.geometry {
+                guard geometry.count == nodeIDs.count else {
+                    throw OSMError.invalidElement(index: index, "way \(id) has \(nodeIDs.count) node ids but \(geometry.count) geometry points")
+                }
+                for (nodeID, point) in zip(nodeIDs, geometry) {
+                    if let point { try collector.addInline(nodeID: nodeID, lat: point.lat, lon: point.lon) }
+                }
+            }
+            try collector.add(OSMWay(id: id, nodeIDs: nodeIDs, tags: raw.tags))
+        case nil:
+            throw OSMError.invalidElement(index: index, "element without a type")
+        default:
+            return   // relations, areas, counts: not part of the graph
+        }
+    }
+}

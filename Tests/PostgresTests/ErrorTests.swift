@@ -1,0 +1,103 @@
+import Foundation
+import Postgres
+import SummitTestSupport
+import Testing
+
+/// Server errors arrive with their SQLSTATE and every diagnostic field.
+@Suite struct ErrorTests {
+    @Test func constraintViolationsAreMatchable() async throws {
+        try await withFreshConnection { db async throws in
+            try await db.simpleQuery("""
+                create table items (id int primary key, qty int constraint qty_positive check (qty > 0));
+                insert into items values (1, 5);
+                """)
+            let unique = await #expect(throws: PostgresError.self) {
+                try await db.query("insert into items values (1, 2)")
+            }
+            #expect(unique?.code == .uniqueViolation)
+            #expect(unique?.constraint == "items_pkey")
+            #expect(unique?.table == "items")
+            #expect(unique?.detail?.contains("(id)=(1)") == true)
+
+            let check = await #expect(throws: PostgresError.self) {
+                try await db.query("insert into items values (2, -1)")
+            }
+            #expect(check?.code == .checkViolation)
+            #expect(check?.constraint == "qty_positive")
+
+            do {
+                try await db.query("insert into items values (\(3), \(0))")
+                Issue.record("a check violation was not reported")
+            } catch SQLState.checkViolation {
+                // `catch SQLState.x` matches any PostgresError with that code.
+            }
+        }
+    }
+
+    @Test func raisedExceptionsKeepMessageDetailAndHint() async throws {
+        try await withFreshConnection { db async throws in
+            try await db.simpleQuery("""
+                create function fail() returns void language plpgsql as $$
+                begin
+                  raise exception 'friend code expired' using detail = 'code ABC', hint = 'ask for a new code';
+                end $$;
+                """)
+            let error = await #expect(throws: PostgresError.self) { try await db.query("select fail()") }
+            #expect(error?.code == .raiseException)
+            #expect(error?.message == "friend code expired")
+            #expect(error?.detail == "code ABC")
+            #expect(error?.hint == "ask for a new code")
+            #expect(error?.context?.contains("fail()") == true)
+        }
+    }
+
+    @Test func privilegeAndSyntaxErrors() async throws {
+        try await withFreshConnection { db async throws in
+            let denied = await #expect(throws: PostgresError.self) {
+                try await db.acting(as: .anon) { try await $0.query("select count(*) from auth.users") }
+            }
+            #expect(denied?.code == .insufficientPrivilege)
+
+            let syntax = await #expect(throws: PostgresError.self) { try await db.query("select from where") }
+            #expect(syntax?.code == .syntaxError)
+            #expect(syntax?.position == 13)
+            #expect(syntax?.query == "select from where")
+
+            let missing = await #expect(throws: PostgresError.self) { try await db.query("select * from no_such_table") }
+            #expect(missing?.code == .undefinedTable)
+            // The connection stays usable after errors.
+            let one = try await db.query("select 1").scalar(Int.self)
+            #expect(one == 1)
+        }
+    }
+
+    @Test func badConnectionSettingsSayWhatIsWrong() async throws {
+        let bad = #expect(throws: PostgresError.self) { _ = try PostgresConfiguration("postgresql://host/db?nosuchoption=1") }
+        #expect(bad?.message.contains("not a PostgreSQL URL") == true)
+        #expect(bad?.message.contains("nosuchoption") == true)
+        let port = #expect(throws: PostgresError.self) { _ = try PostgresConfiguration("postgresql://host:notaport/db") }
+        #expect(port?.message.contains("notaport") == true)
+
+        let configuration = try PostgresConfiguration("host=/nonexistent/socket/dir port=5999 dbname=x user=y")
+        let refused = await #expect(throws: PostgresError.self) { _ = try await PostgresConnection.connect(configuration) }
+        #expect(refused?.isConnectionFailure == true)
+        #expect(refused?.message.contains("/nonexistent/socket/dir/.s.PGSQL.5999") == true)
+    }
+
+    @Test func cancellingTheTaskCancelsTheQuery() async throws {
+        try await withFreshConnection { db async throws in
+            let started = ContinuousClock.now
+            let task = Task { try await db.query("select pg_sleep(30)") }
+            try await Task.sleep(for: .milliseconds(300))
+            task.cancel()
+            let result = await task.result
+            #expect(ContinuousClock.now - started < .seconds(10))
+            guard case .failure(let error as PostgresError) = result else {
+                Issue.record("expected the query to be cancelled, got \(result)")
+                return
+            }
+            #expect(error.code == .queryCanceled)
+            #expect(try await db.query("select 2").scalar(Int.self) == 2)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Postgres
+import PostgresServer
+import Summit
+
+/// The server every test in this process uses, set up once: `DATABASE_URL` when
+/// set, else the workspace's embedded cluster (started if needed).
+public actor TestServer {
+    public static let shared = TestServer()
+
+    /// The checkout these tests belong to.
+    public nonisolated static let workspace: Workspace = {
+        guard let workspace = Workspace.containing(file: #filePath) else {
+            fatalError("cannot find migrations/ and sql/ above \(#filePath)")
+        }
+        return workspace
+    }()
+
+    private var admin: PostgresConfiguration?
+    private var templates: [Bool: String] = [:]
+
+    /// A connection to the server's maintenance database, for creating databases.
+    public func adminConfiguration() async throws -> PostgresConfiguration {
+        if let admin { return admin }
+        let configuration = try await SummitDatabase(workspace: Self.workspace).prepareAdmin()
+        admin = configuration
+        return configuration
+    }
+
+    public func databases() async throws -> TestDatabases {
+        TestDatabases(admin: try await adminConfiguration(), workspace: Self.workspace)
+    }
+
+    /// The migrated template (with the `tests` helpers, and pgTAP when asked).
+    public func template(pgtap: Bool = false) async throws -> String {
+        if let name = templates[pgtap] { return name }
+        let name = try await databases().template(pgtap: pgtap)
+        templates[pgtap] = name
+        return name
+    }
+}
+
+/// A fresh database, cloned from the migrated template, for the length of `body`.
+public func withFreshDatabase<T>(
+    _ body: (PostgresConfiguration) async throws -> T
+) async throws -> T {
+    let databases = try await TestServer.shared.databases()
+    let database = try await databases.create(from: try await TestServer.shared.template())
+    do {
+        let value = try await body(database)
+        try await databases.drop(database)
+        return value
+    } catch {
+        try? await databases.drop(database)
+        throw error
+    }
+}
+
+/// A fresh migrated database and one connection to it.
+public func withFreshConnection<T>(
+    _ body: (PostgresConnection) async throws -> T
+) async throws -> T {
+    try await withFreshDatabase { configuration in
+        try await PostgresConnection.withConnection(configuration, body)
+    }
+}
+
+/// An empty database (no migrations), for tests of the migrator itself.
+public func withEmptyDatabase<T>(
+    _ body: (PostgresConfiguration) async throws -> T
+) async throws -> T {
+    let admin = try await TestServer.shared.adminConfiguration()
+    let name = "summit_test_\(getpid())_" + UUID().uuidString.prefix(8).lowercased()
+    try await PostgresConnection.withConnection(admin) { try await $0.simpleQuery("CREATE DATABASE \(name)") }
+    let databases = try await TestServer.shared.databases()
+    let configuration = admin.with(database: name)
+    do {
+        let value = try await body(configuration)
+        try await databases.drop(configuration)
+        return value
+    } catch {
+        try? await databases.drop(configuration)
+        throw error
+    }
+}
+
+/// A folder under the system's temporary directory, removed afterwards. As root it
+/// is opened to everyone, so the `postgres` OS user can reach a cluster made inside it.
+public func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory())
+        .appendingPathComponent("summit-test-" + UUID().uuidString.prefix(8).lowercased())
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    chmod(folder.path, 0o755)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
+/// The directory holding the built products (`summit`, the test bundle).
+public var productsDirectory: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+}
