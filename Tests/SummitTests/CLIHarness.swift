@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import Summit
+import SummitTestSupport
 import Testing
 
 /// Runs the real `summit` executable against a fresh database cloned from the
@@ -18,27 +19,11 @@ struct CLIHarness: Sendable {
     let database: PostgresConfiguration
     let executable: URL
 
-    /// The template every test here clones, built at most once per test process. Builders
-    /// queue on one advisory lock, and a waiting libpq call holds a thread of Swift's small
-    /// cooperative pool, so several tests building at once could leave none for the builder.
-    static let template = Task { () throws -> (Workspace, TestDatabases, String) in
-        guard let workspace = Workspace.containing(file: #filePath) else {
-            throw CLIError("cannot find the checkout above \(#filePath)")
-        }
-        let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
-        return (workspace, databases, try await databases.template(pgtap: false))
-    }
-
-    /// A scratch database for `body`, dropped afterwards whatever happens.
+    /// A scratch database (from `SummitTestSupport`) for `body`, dropped afterwards.
     static func withFreshDatabase(_ body: (CLIHarness) async throws -> Void) async throws {
-        let (workspace, databases, template) = try await Self.template.value
-        let database = try await databases.create(from: template)
-        do {
-            try await body(CLIHarness(workspace: workspace, database: database, executable: try summitExecutable()))
-            try await databases.drop(database)
-        } catch {
-            try? await databases.drop(database)
-            throw error
+        let executable = try summitExecutable()
+        try await SummitTestSupport.withFreshDatabase { database in
+            try await body(CLIHarness(workspace: TestServer.workspace, database: database, executable: executable))
         }
     }
 
