@@ -1,7 +1,7 @@
 -- Group grids: conversion, invites, membership RLS, conflicts, blocks, leaving
 -- (T11-T14, T17, T36, T59-T61, T64, T66-T71).
 begin;
-select plan(31);
+select plan(33);
 
 select tests.create_user('ann@example.test', null, '{"username":"ann"}') as a \gset
 select tests.create_user('ben@example.test', null, '{"username":"ben"}') as b \gset
@@ -80,6 +80,15 @@ select tests.clear_authentication();
 select is((select body from grids.moment_entries where id = 'e0000000-0000-4000-8000-0000000000b1') || '/' ||
           (select place from grids.moments where id = 'c0000000-0000-4000-8000-000000000001'), 'ben shares/the park',
   'T13 a member cannot update another''s entry but can update the shared fields');
+select tests.act_as(:'b');
+select is((select x ->> 'place' from jsonb_array_elements(grids.sync_pull_group('b0000000-0000-4000-8000-000000000001', 'moments') -> 'rows') x
+           where x ->> 'id' = 'c0000000-0000-4000-8000-000000000001'), 'the park',
+  'T32 members receive a group moment''s place through sync');
+select tests.clear_authentication();
+update social.profiles set avatar_path = :'b' || '/f0000000-0000-4000-8000-0000000000b1.webp' where id = :'b';
+select tests.act_as(:'c');
+select is(grids.profile_view(:'b') ->> 'avatar_path', :'b' || '/f0000000-0000-4000-8000-0000000000b1.webp',
+  'T34 a co-member who is not a friend sees the avatar in profile_view');
 
 -- T70 Group→Private writes an unshare; T17 visibility of unshares
 select tests.act_as(:'b');

@@ -1,4 +1,5 @@
--- Platform, privileges and storage (T01-T06, T16, T18-T23).
+-- Platform, privileges and storage (T01-T06, T16, T18-T21; T22, T23 and the
+-- storage half of T05 are in storage_objects.sql).
 begin;
 select plan(20);
 

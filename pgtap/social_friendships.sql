@@ -1,6 +1,6 @@
 -- Profiles, friends, requests, blocks, codes, discovery (T07, T15, T72-T76).
 begin;
-select plan(34);
+select plan(36);
 
 select tests.create_user('alice@example.test', '+1 555 010 0001', '{"username":"alice"}') as alice \gset
 select tests.create_user('bob@example.test', '+1 555 010 0002', '{"username":"bob"}') as bob \gset
@@ -77,6 +77,16 @@ select is(social.redeem_friend_code(:'link') ->> 'status', 'invalid', 'T75 a cod
 select tests.act_as(:'carol');
 select tests.freeze_time(now() + interval '25 hours');
 select is(social.redeem_friend_code(:'qr') ->> 'status', 'invalid', 'T75 a QR code fails after 24 h');
+
+-- T75 a link lasts 7 days
+select tests.unfreeze_time();
+select tests.act_as(:'bob');
+select social.create_friend_code('link') ->> 'code' as week_link \gset
+select tests.act_as(:'carol');
+select tests.freeze_time(now() + interval '6 days 23 hours');
+select is(social.peek_friend_code(:'week_link') ->> 'status', 'valid', 'T75 a link still works after 6 days 23 hours');
+select tests.freeze_time(now() + interval '7 days 1 minute');
+select is(social.redeem_friend_code(:'week_link') ->> 'status', 'invalid', 'T75 a link fails after 7 days');
 
 -- T76 blocking ends friendship silently; unblocking restores nothing
 select tests.unfreeze_time();

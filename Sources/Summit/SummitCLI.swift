@@ -14,6 +14,8 @@ public enum SummitCLI {
         subcommands: [
             ServerCommands.up, ServerCommands.down, ServerCommands.status, ServerCommands.psql,
             MigrateCommand.command, DatabaseCommands.testDB, DatabaseCommands.rpc,
+            UsersCommand.command, FriendsCommand.command, GridsCommand.command, AdminCommand.command,
+            BenchCommand.command,
         ])
 
     /// Runs the command line and returns the exit status.
@@ -37,6 +39,7 @@ public enum SummitCLI {
     static func message(for error: any Error) -> String {
         switch error {
         case let error as CLIError: return error.description
+        case let error as RPCRefusal: return error.description
         case let error as ClusterError: return error.description
         case let error as MigrationError: return error.description
         case let error as PostgresError:

@@ -1,0 +1,139 @@
+import Foundation
+import Postgres
+
+/// `summit admin …`: the moderation queue and actions, through the admin RPCs.
+///
+/// They run as the service role unless --as names someone in social.admins.
+/// Actions by the service role are recorded with no admin (admin_id null), so
+/// naming a real admin keeps the moderation history attributable.
+enum AdminCommand {
+    static let asAdmin = Command.Option.value("--as", "ADMIN", "an admin's username, email or id (default: the service role)")
+
+    static let command = Command(
+        name: "admin",
+        summary: "Moderation: the report queue, hiding grids and moments, suspending and lifting sharing.",
+        discussion: "Admins hide, unhide, suspend, lift and dismiss; they never edit content. Every action is logged.",
+        subcommands: [reports, hide, suspend, lift])
+
+    static let reports = Command(
+        name: "reports",
+        summary: "List reports, newest first.",
+        options: [
+            .value("--status", "STATUS", "open (default), actioned, dismissed or all"),
+            .value("--limit", "N", "at most N reports (default 50, at most 200)"),
+            asAdmin, AppCommand.jsonOption,
+        ],
+        run: { invocation in
+            let status = invocation.value("--status") ?? "open"
+            guard ["open", "actioned", "dismissed", "all"].contains(status) else {
+                throw CLIError.usage("--status is open, actioned, dismissed or all", command: invocation.commandPath)
+            }
+            let limit = try invocation.value("--limit").map { try GridsCommand.number($0, "--limit", invocation) } ?? 50
+            let answer = try await asAdmin(invocation) { session, admin in
+                try await session.call("social.admin_list_reports",
+                                       [("p_status", status == "all" ? nil : status as String?), ("p_limit", limit)], as: admin)
+            }
+            if invocation.json { return AppCommand.print(answer, invocation) }
+            if answer.json.array.isEmpty { invocation.console.note("no \(status == "all" ? "" : status + " ")reports") }
+            for report in answer.json.array {
+                let about = report["summary"].string ?? report["target_username"].string ?? ""
+                invocation.console.out("\(report["id"].string ?? "")  \(report["status"].string ?? "")  "
+                    + "\(report["target_type"].string ?? "") \(report["target_id"].string ?? "") \"\(about)\"  "
+                    + "\(report["reason"].string ?? "")  \(report["created_at"].string ?? "")")
+            }
+            return 0
+        })
+
+    static let hide = Command(
+        name: "hide",
+        summary: "Hide a grid (out of the Atlas) or a moment (from everyone but its owner); --undo unhides.",
+        discussion: "Two hides against one person within 30 days suspend their sharing automatically.",
+        arguments: [
+            .init(name: "KIND", help: "grid or moment"),
+            .init(name: "ID", help: "the grid's or moment's id"),
+        ],
+        options: [
+            .value("--report", "REPORT", "the report this resolves"),
+            .value("--note", "TEXT", "why (kept in the moderation log)"),
+            .flag("--undo", "unhide instead"),
+            asAdmin, AppCommand.jsonOption,
+        ],
+        run: { invocation in
+            let kind = invocation.arguments[0]
+            guard ["grid", "moment"].contains(kind) else {
+                throw CLIError.usage("KIND is grid or moment", command: invocation.commandPath)
+            }
+            let id = try uuid(invocation.arguments[1], "ID", invocation)
+            let report = try invocation.value("--report").map { try uuid($0, "--report", invocation) }
+            let undo = invocation.flag("--undo")
+            let function = "social.admin_\(undo ? "unhide" : "hide")_\(kind)"
+            let answer = try await asAdmin(invocation) { session, admin in
+                try await session.call(function, [("p_\(kind)_id", id), ("p_report_id", report),
+                                                  ("p_note", invocation.value("--note") ?? "")], as: admin)
+            }
+            if invocation.json { return AppCommand.print(answer, invocation) }
+            invocation.console.out("\(undo ? "unhid" : "hid") \(kind) \(id.uuidString.lowercased())")
+            return 0
+        })
+
+    static let suspend = Command(
+        name: "suspend",
+        summary: "Suspend USER's sharing: they reach friends at most and cannot share to the Atlas.",
+        arguments: [.init(name: "USER", help: "a username, email or user id")],
+        options: [
+            .value("--until", "TIME", "when it ends, e.g. 2026-12-31 or 2026-12-31T12:00:00Z (default: until lifted)"),
+            .value("--note", "TEXT", "why (kept in the moderation log)"),
+            asAdmin, AppCommand.jsonOption,
+        ],
+        run: { invocation in
+            let until = invocation.value("--until")
+            let (answer, person) = try await asAdmin(invocation) { session, admin in
+                let person = try await session.person(invocation.arguments[0])
+                return (try await session.call("social.admin_suspend_sharing", [
+                    ("p_user_id", person.id), ("p_until", until), ("p_note", invocation.value("--note") ?? ""),
+                ], as: admin), person)
+            }
+            if invocation.json { return AppCommand.print(answer, invocation) }
+            invocation.console.out("suspended \(person.name)'s sharing " + (until.map { "until \($0)" } ?? "until lifted"))
+            return 0
+        })
+
+    static let lift = Command(
+        name: "lift",
+        summary: "Lift USER's sharing suspension.",
+        arguments: [.init(name: "USER", help: "a username, email or user id")],
+        options: [.value("--note", "TEXT", "why (kept in the moderation log)"), asAdmin, AppCommand.jsonOption],
+        run: { invocation in
+            let (answer, person) = try await asAdmin(invocation) { session, admin in
+                let person = try await session.person(invocation.arguments[0])
+                return (try await session.call("social.admin_lift_suspension", [
+                    ("p_user_id", person.id), ("p_note", invocation.value("--note") ?? ""),
+                ], as: admin), person)
+            }
+            if invocation.json { return AppCommand.print(answer, invocation) }
+            invocation.console.out("lifted \(person.name)'s suspension")
+            return 0
+        })
+
+    static func asAdmin<T: Sendable>(
+        _ invocation: Invocation, _ body: @Sendable (AppSession, Caller) async throws -> T
+    ) async throws -> T {
+        try await AppSession.with(try invocation.workspace()) { session in
+            do {
+                return try await body(session, try await session.adminCaller(invocation.value("--as")))
+            } catch let refusal as RPCRefusal where refusal.code == "not_allowed" {
+                throw CLIError("\(invocation.value("--as") ?? "that user") is not an admin",
+                               fix: "leave out --as to act as the service role, or name someone in social.admins")
+            } catch let refusal as RPCRefusal where refusal.code == "until_invalid" {
+                throw CLIError("--until must be in the future", fix: "give a later time, or leave it out to suspend until lifted")
+            }
+        }
+    }
+
+    static func uuid(_ text: String, _ what: String, _ invocation: Invocation) throws -> UUID {
+        guard let id = UUID(uuidString: text) else {
+            throw CLIError.usage("\(what) must be an id (a uuid)", command: invocation.commandPath)
+        }
+        return id
+    }
+}
