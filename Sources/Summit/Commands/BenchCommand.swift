@@ -42,7 +42,7 @@ enum BenchCommand {
             let workspace = try invocation.workspace()
             let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
             console.note("preparing a scratch database from the test template…")
-            let scratch = try await databases.create(from: try await databases.template(pgtap: false))
+            let scratch = try await databases.create(from: try await databases.template())
             let results: [GridsBenchmark.Measurement]
             do {
                 results = try await GridsBenchmark(sizes: sizes, runs: runs).run(on: scratch) { console.note($0) }
