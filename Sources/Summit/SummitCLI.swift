@@ -15,6 +15,7 @@ public enum SummitCLI {
             ServerCommands.up, ServerCommands.down, ServerCommands.status, ServerCommands.psql,
             MigrateCommand.command, DatabaseCommands.testDB, DatabaseCommands.rpc,
             UsersCommand.command, FriendsCommand.command, GridsCommand.command, AdminCommand.command,
+            ResortCommand.command,
             BenchCommand.command,
         ])
 
