@@ -67,7 +67,9 @@ struct ReviewReport: Codable, Sendable {
         lines.append("routability:")
         lines.append("  source topology only:   " + routabilitySourceOnly.line)
         lines.append("  as drafted (\(connectorsAccepted) connector\(connectorsAccepted == 1 ? "" : "s")): " + routabilityAsDrafted.line)
-        lines.append("  all \(proposals.count) proposals accepted: " + routabilityWithAllProposals.line)
+        if !proposals.isEmpty {
+            lines.append("  with all \(proposals.count) pending proposals: " + routabilityWithAllProposals.line)
+        }
         if !proposals.isEmpty {
             lines.append("connector proposals (accept with --accept-connectors all or --accept-connectors 1,4,…):")
             lines += proposals.prefix(proposalLimit).map { "  \($0.number). \($0.summary)" }

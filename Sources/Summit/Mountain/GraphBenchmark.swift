@@ -1,0 +1,115 @@
+import Foundation
+import MountainGraph
+
+/// `summit bench graph`: the graph builder's cost on every real extract and on
+/// synthetic resorts of growing size, each beside the time to merely decode
+/// the same OSM JSON (the floor no builder can beat). Pure: no database.
+struct GraphBenchmark: Sendable {
+    struct Input: Sendable {
+        var name: String
+        var bytes: [UInt8]
+        /// Synthetic size multiplier; nil for a real extract.
+        var size: Int?
+    }
+
+    struct Measurement: Codable, Sendable {
+        var input: String
+        var synthetic: Bool
+        var size: Int?
+        var bytes: Int
+        var nodes: Int
+        var edges: Int
+        var decodeMilliseconds: Double
+        /// Decode + build.
+        var buildMilliseconds: Double
+        /// Decode + build + canonical JSON + raw deflate + SHA-256.
+        var publishMilliseconds: Double
+        var buildRatio: Double
+        var publishRatio: Double
+        /// Build cost per megabyte of OSM JSON: flat across sizes when cost is linear.
+        var buildMillisecondsPerMegabyte: Double
+        var runs: Int
+
+        enum CodingKeys: String, CodingKey {
+            case input, synthetic, size, bytes, nodes, edges
+            case decodeMilliseconds = "decode_ms"
+            case buildMilliseconds = "build_ms"
+            case publishMilliseconds = "publish_ms"
+            case buildRatio = "build_ratio"
+            case publishRatio = "publish_ratio"
+            case buildMillisecondsPerMegabyte = "build_ms_per_mb"
+            case runs
+        }
+    }
+
+    var inputs: [Input]
+    var elevation: (any ElevationSource)?
+    var runs: Int
+
+    func run(progress: (String) -> Void) throws -> [Measurement] {
+        try inputs.map { input in
+            progress("measuring \(input.name) (\(input.bytes.count) bytes, median of \(runs))…")
+            let result = try BuildBenchmark.measure(osm: input.bytes, repetitions: runs, elevation: elevation)
+            return Measurement(
+                input: input.name, synthetic: input.size != nil, size: input.size, bytes: input.bytes.count,
+                nodes: result.nodeCount, edges: result.edgeCount,
+                decodeMilliseconds: result.decodeSeconds * 1000, buildMilliseconds: result.buildSeconds * 1000,
+                publishMilliseconds: result.publishSeconds * 1000, buildRatio: result.buildRatio,
+                publishRatio: result.publishRatio,
+                buildMillisecondsPerMegabyte: result.buildSeconds * 1000 / (Double(input.bytes.count) / 1_000_000),
+                runs: runs)
+        }
+    }
+
+    /// Every `*.ski.osm.json` in `folder`, by name.
+    static func realExtracts(in folder: URL) throws -> [Input] {
+        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.lastPathComponent.hasSuffix(".ski.osm.json") }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            .map { Input(name: $0.lastPathComponent, bytes: try ResortFiles.read($0, what: "OSM extract"), size: nil) }
+    }
+
+    /// The SRTM tiles in `folder/dem`, if any.
+    static func demTiles(in folder: URL) throws -> SRTMElevation? {
+        let dem = folder.appendingPathComponent("dem", isDirectory: true)
+        let files = ((try? FileManager.default.contentsOfDirectory(at: dem, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.lastPathComponent.lowercased().contains(".hgt") }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        guard !files.isEmpty else { return nil }
+        return SRTMElevation(tiles: try files.map {
+            let input = try ElevationInput(file: $0)
+            return try SRTMTile(fileName: input.fileName, bytes: input.bytes)
+        })
+    }
+
+    /// The results as a table, with the targets: build ≤ 3× the decode floor,
+    /// and build cost per megabyte flat (within 1.5×) from the smallest to the
+    /// largest synthetic resort.
+    static func table(_ results: [Measurement]) -> String {
+        func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
+        func ratio(_ value: Double) -> String { String(format: "%.2fx", value) }
+        let header = ["input", "bytes", "nodes", "edges", "decode (floor)", "build", "build/decode", "build+encode", "ratio", "build per MB"]
+        let rows = results.map { r in
+            [r.input, String(r.bytes), String(r.nodes), String(r.edges), ms(r.decodeMilliseconds), ms(r.buildMilliseconds),
+             ratio(r.buildRatio), ms(r.publishMilliseconds), ratio(r.publishRatio), ms(r.buildMillisecondsPerMegabyte)]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        let line = { (cells: [String]) in
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        var lines = [line(header)] + rows.map(line)
+        if let worst = results.map(\.buildRatio).max() {
+            lines.append("")
+            lines.append("target: build ≤ 3x the decode floor (\(worst <= 3 ? "met" : "missed"), highest \(ratio(worst)))")
+        }
+        let synthetic = results.filter(\.synthetic).sorted { ($0.size ?? 0) < ($1.size ?? 0) }
+        if let smallest = synthetic.first, let largest = synthetic.last, synthetic.count > 1 {
+            let growth = largest.buildMillisecondsPerMegabyte / smallest.buildMillisecondsPerMegabyte
+            let sizeGrowth = Double(largest.bytes) / Double(smallest.bytes)
+            lines.append("target: cost linear in size (\(growth <= 1.5 ? "met" : "missed"): input \(ratio(sizeGrowth)) larger, "
+                + "build \(ratio(largest.buildMilliseconds / smallest.buildMilliseconds)) longer, per-MB cost \(ratio(growth)) of the smallest's)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
