@@ -1,4 +1,3 @@
-import Digest
 import Foundation
 
 /// `summit resort ingest --json`.
@@ -82,8 +81,4 @@ struct GetPrintout: Encodable {
         }
         return lines.joined(separator: "\n")
     }
-}
-
-enum SHA256Hex {
-    static func of(_ bytes: [UInt8]) -> String { SHA256.hex(bytes) }
 }

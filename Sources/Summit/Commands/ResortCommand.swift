@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import MountainGraph
 import Postgres
@@ -332,9 +333,9 @@ enum ResortCommand {
             let bytes = SyntheticResort(seed: seed, size: size).overpassJSON()
             try ResortFiles.write(bytes, to: URL(fileURLWithPath: out), what: "synthetic resort")
             if invocation.json {
-                try invocation.console.json(SynthPrintout(seed: seed, size: size, bytes: bytes.count, sha256: SHA256Hex.of(bytes), file: out))
+                try invocation.console.json(SynthPrintout(seed: seed, size: size, bytes: bytes.count, sha256: SHA256.hex(bytes), file: out))
             } else {
-                invocation.console.out("wrote synthetic resort seed \(seed) size \(size) to \(out): \(bytes.count) bytes, sha256 \(SHA256Hex.of(bytes))")
+                invocation.console.out("wrote synthetic resort seed \(seed) size \(size) to \(out): \(bytes.count) bytes, sha256 \(SHA256.hex(bytes))")
                 invocation.console.out("next: summit resort ingest RESORT --osm \(out) --snapshot-date YYYY-MM-DD")
             }
             return 0
