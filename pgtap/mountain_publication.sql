@@ -4,7 +4,7 @@
 -- get_resort_graph answers cache_valid only on a manifest + SHA match and
 -- replays exact identities from history; clients see published data only.
 begin;
-select plan(44);
+select plan(45);
 
 insert into mountain.resorts (id, name, lat_min, lon_min, lat_max, lon_max, center_lat, center_lon)
 values ('alpha', 'Alpha Peak', 46.0, 7.0, 46.1, 7.1, 46.05, 7.05);
@@ -88,6 +88,7 @@ select is(pg_temp.publish(1, 'a') ->> 'status', 'already_active', 'publishing th
 
 -- Staging and building v2 leaves clients on v1.
 select pg_temp.build(2, 'b') as built_v2 \gset
+select is(pg_temp.active_manifest(), 1, 'staging and building v2 leaves the active pointer on v1');
 select tests.act_as(:'rider');
 select is(mountain.get_resort_graph('alpha') ->> 'manifest_version', '1', 'a built but unpublished v2 is not served');
 select is((select count(*)::int from mountain.resort_graph_blob where manifest_version = 2), 0, 'clients cannot see the v2 blob');
