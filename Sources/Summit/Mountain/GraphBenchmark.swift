@@ -129,9 +129,15 @@ struct GraphBenchmark: Sendable {
         if let smallest = synthetic.first, let largest = synthetic.last, synthetic.count > 1 {
             let build = scalingExponent(synthetic.map { (Double($0.bytes), $0.buildMilliseconds) })
             let decode = scalingExponent(synthetic.map { (Double($0.bytes), $0.decodeMilliseconds) })
-            lines.append("target: cost linear in size (\(build <= 1.1 ? "met" : "missed"): input \(ratio(Double(largest.bytes) / Double(smallest.bytes))) larger, "
-                + "build \(ratio(largest.buildMilliseconds / smallest.buildMilliseconds)) longer; "
-                + "build time grows as size^\(String(format: "%.2f", build)), the decode floor as size^\(String(format: "%.2f", decode)); linear is size^1)")
+            // Hash tables that outgrow the CPU caches make even decoding
+            // superlinear on real machines; a builder that grows no faster
+            // than the decode floor adds no superlinear cost of its own.
+            let verdict = build <= 1.1 ? "met"
+                : build - decode <= 0.1 ? "met relative to the floor, missed in absolute terms" : "missed"
+            lines.append("target: cost linear in size (\(verdict)): input \(ratio(Double(largest.bytes) / Double(smallest.bytes))) larger, "
+                + "build \(ratio(largest.buildMilliseconds / smallest.buildMilliseconds)) longer; build time grows as size^\(String(format: "%.2f", build)), "
+                + "the decode floor as size^\(String(format: "%.2f", decode)) (linear: size^1.00); "
+                + "build/decode \(ratio(smallest.buildRatio)) at \(smallest.size ?? 0)x, \(ratio(largest.buildRatio)) at \(largest.size ?? 0)x")
         }
         return lines.joined(separator: "\n")
     }
