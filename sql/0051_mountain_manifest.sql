@@ -305,7 +305,6 @@ declare
   v_lifts jsonb := '[]';
   v_connectors jsonb := '[]';
   v_row jsonb;
-  v_index integer;
   v_duplicate text;
   v_claim record;
   v_hash text;
@@ -330,15 +329,14 @@ begin
     end if;
   end loop;
 
-  for v_row, v_index in select e, i from jsonb_array_elements(p_trails) with ordinality as t(e, i) loop
-    v_trails := v_trails || jsonb_build_array(mountain.normalized_trail(v_row, v_index));
-  end loop;
-  for v_row, v_index in select e, i from jsonb_array_elements(p_lifts) with ordinality as t(e, i) loop
-    v_lifts := v_lifts || jsonb_build_array(mountain.normalized_lift(v_row, v_index));
-  end loop;
-  for v_row, v_index in select e, i from jsonb_array_elements(coalesce(p_connectors, '[]')) with ordinality as t(e, i) loop
-    v_connectors := v_connectors || jsonb_build_array(mountain.normalized_connector(v_row, v_index));
-  end loop;
+  -- Set-based, so that a manifest of thousands of rows costs linear time
+  -- (appending to a jsonb array in a loop copies it every time).
+  select coalesce(jsonb_agg(mountain.normalized_trail(e, i::integer) order by i), '[]') into v_trails
+  from jsonb_array_elements(p_trails) with ordinality as t(e, i);
+  select coalesce(jsonb_agg(mountain.normalized_lift(e, i::integer) order by i), '[]') into v_lifts
+  from jsonb_array_elements(p_lifts) with ordinality as t(e, i);
+  select coalesce(jsonb_agg(mountain.normalized_connector(e, i::integer) order by i), '[]') into v_connectors
+  from jsonb_array_elements(coalesce(p_connectors, '[]')) with ordinality as t(e, i);
 
   select kind || ' "' || name || '"' into v_duplicate from (
     select 'trail' as kind, e ->> 'name' as name from jsonb_array_elements(v_trails) e
@@ -364,10 +362,11 @@ begin
   if v_duplicate is not null then
     perform mountain.refuse('invalid_manifest_row', format('connector %s appears more than once', v_duplicate));
   end if;
-  select (c ->> 'connector_id') into v_duplicate
+  select c ->> 'connector_id' into v_duplicate
   from jsonb_array_elements(v_connectors) c
-  where exists (select 1 from jsonb_array_elements(v_trails || v_lifts) e, jsonb_array_elements_text(e -> 'osm_way_ids') w
-                where w = c ->> 'connector_id')
+  join (select w from jsonb_array_elements(v_trails || v_lifts) e, jsonb_array_elements_text(e -> 'osm_way_ids') w) claimed
+    on claimed.w = c ->> 'connector_id'
+  order by (c ->> 'connector_id')::bigint
   limit 1;
   if v_duplicate is not null then
     perform mountain.refuse('invalid_manifest_row', format('connector id %s is also a claimed way id; reviewed connectors take ids far above OSM way ids', v_duplicate));
