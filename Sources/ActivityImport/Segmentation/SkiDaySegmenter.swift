@@ -119,11 +119,6 @@ public struct SkiDaySegmenter: Sendable {
     static func features(_ points: [TrackPoint], elevations: [Double], halfWindow: Double) -> Features {
         let n = points.count
         let t0 = points[0].time
-        var cumulative = [Double](repeating: 0, count: n)
-        for index in 1..<n {
-            let a = points[index - 1], b = points[index]
-            cumulative[index] = cumulative[index - 1] + Geo.distance(a.lat, a.lon, b.lat, b.lon)
-        }
         // Prefix sums for a least-squares slope over any window.
         var st = [Double](repeating: 0, count: n + 1), sz = st, stt = st, stz = st
         for index in 0..<n {
@@ -149,8 +144,10 @@ public struct SkiDaySegmenter: Sendable {
             let denominator = count * sumTT - sumT * sumT
             vertical[index] = denominator > 1e-9 ? (count * sumTZ - sumT * sumZ) / denominator : 0
             smoothed[index] = sumZ / count
+            // Net displacement, not path length: GPS jitter while standing adds path but goes nowhere.
             let span = points[b].time - points[a].time
-            horizontal[index] = span > 0 ? (cumulative[b] - cumulative[a]) / span : 0
+            let displacement = Geo.distance(points[a].lat, points[a].lon, points[b].lat, points[b].lon)
+            horizontal[index] = span > 0 ? displacement / span : 0
         }
         return Features(verticalSpeed: vertical, horizontalSpeed: horizontal, smoothed: smoothed)
     }
