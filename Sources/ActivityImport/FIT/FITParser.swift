@@ -30,8 +30,11 @@ enum FITParser {
             start = end
             part += 1
         }
-        let (segments, dropped) = try state.track.finish()
-        if state.sawSystemTime, segments.isEmpty {
+        let segments: [[TrackPoint]], dropped: Int
+        do {
+            (segments, dropped) = try state.track.finish()
+        } catch where error.problem == .noTrackPoints && state.sawSystemTime {
+            // Positions were there, timed only by the device's own clock.
             throw ActivityImportError(file: fileName, .timeNotUTC)
         }
         var device: String?
