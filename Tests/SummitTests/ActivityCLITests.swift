@@ -24,6 +24,8 @@ import Testing
                 #expect(result["status"].string == "imported")
                 #expect(result["runs_found"].int == trueRuns)
                 #expect(result["inserted"].int == trueRuns)
+                let trueLifts = truth.json.array.filter { $0["kind"].string == "lift" }.count
+                #expect(result["lift_rides"].int == trueLifts && result["lift_rides_matched"].int == trueLifts)
                 guard case .number(let share) = result["matched_share"] else { Issue.record("no matched_share"); return }
                 #expect(share > 0.9)
                 #expect(first.stderr.contains("[1/1] reading"))

@@ -23,6 +23,8 @@ public struct SkiDayImport: Sendable {
     public var usedAppLabels: Bool
     public var runs: [ImportedRun]
     public var liftRides: Int
+    /// Each lift ride put on the graph's lift edges (empty without a graph); rides are not stored, only reported.
+    public var liftMatches: [TrailMatch]
     /// Descents and rides with no usable match, and other things the user should know.
     public var notes: [String]
 
@@ -42,9 +44,11 @@ public struct SkiDayImport: Sendable {
             : SkiDaySegmenter().sections(of: activity.segments)
         verdict = SkiDayVerdict.decide(sport: activity.sport, sections: sections)
         liftRides = sections.filter { $0.kind == .lift }.count
+        liftMatches = []
         runs = []
         notes = []
         guard verdict.isSkiDay else { return }
+        if let matcher { liftMatches = sections.filter { $0.kind == .lift }.map(matcher.match) }
         var edgeByID: [String: GraphEdge] = [:]
         if let matcher { for edge in matcher.graph.edges { edgeByID[edge.id] = edge } }
         for (number, section) in sections.enumerated() where section.kind == .run {

@@ -26,6 +26,10 @@ enum ActivityCommand {
         var error_code: String?
         var runs_found: Int
         var lift_rides: Int
+        /// Lift rides put on a lift of the graph (strict or relaxed); 0 without a graph.
+        var lift_rides_matched: Int
+        /// The lifts ridden, in order, as graph edge ids.
+        var lifts: [String]
         var matched_share: Double
         var inserted: Int
         var duplicates: Int
@@ -79,9 +83,11 @@ enum ActivityCommand {
                     let parsed = try ActivityParser.parse(contentsOf: URL(fileURLWithPath: file))
                     let day = SkiDayImport(parsed, matcher: matcher, options: options)
                     imports.append(day)
+                    let liftsMatched = day.liftMatches.filter { $0.method == .strict || $0.method == .relaxed }
                     var result = FileResult(file: file, format: parsed.format.rawValue, status: "imported", runs_found: day.runs.count,
-                                            lift_rides: day.liftRides, matched_share: day.matchedShare, inserted: 0, duplicates: 0,
-                                            notes: day.notes)
+                                            lift_rides: day.liftRides, lift_rides_matched: liftsMatched.count,
+                                            lifts: liftsMatched.compactMap(\.primaryEdgeID),
+                                            matched_share: day.matchedShare, inserted: 0, duplicates: 0, notes: day.notes)
                     if case .notSki(let reason) = day.verdict {
                         result.status = "not_ski"
                         result.reason = "not a ski activity: \(reason)"
@@ -90,7 +96,8 @@ enum ActivityCommand {
                 } catch let error as ActivityImportError {
                     imports.append(nil)
                     results.append(FileResult(file: file, status: "refused", reason: error.explanation, error_code: error.code,
-                                              runs_found: 0, lift_rides: 0, matched_share: 0, inserted: 0, duplicates: 0,
+                                              runs_found: 0, lift_rides: 0, lift_rides_matched: 0, lifts: [], matched_share: 0,
+                                              inserted: 0, duplicates: 0,
                                               notes: error.position.map { ["at \($0)"] } ?? []))
                 }
             }
@@ -120,7 +127,8 @@ enum ActivityCommand {
                     switch result.status {
                     case "imported":
                         let share = String(format: "%.0f%%", result.matched_share * 100)
-                        console.out("\(result.file): \(result.runs_found) runs, \(result.lift_rides) lift rides, \(share) of descent distance matched; "
+                        let lifts = matcher == nil ? "" : " (\(result.lift_rides_matched) on a known lift)"
+                        console.out("\(result.file): \(result.runs_found) runs, \(result.lift_rides) lift rides\(lifts), \(share) of descent distance matched; "
                                     + "\(result.inserted) new, \(result.duplicates) already stored")
                         for note in result.notes { console.out("  \(note)") }
                     case "not_ski":
