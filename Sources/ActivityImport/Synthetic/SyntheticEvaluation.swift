@@ -13,7 +13,8 @@ public struct SyntheticEvaluation: Sendable, Codable {
     public var segmentation: SegmentationScore { runs + lifts }
     public var matchedOnTrueEdges: Double { descentDistance > 0 ? descentDistanceOnTrueEdges / descentDistance : 0 }
 
-    public static func run(graph: MountainGraph, seeds: [UInt64], laps: Int = 8) -> SyntheticEvaluation {
+    public static func run(graph: MountainGraph, seeds: [UInt64], laps: Int = 8,
+                           horizontalNoise: Double = 4, sampleInterval: Double = 1) -> SyntheticEvaluation {
         let matcher = TrailMatcher(graph: graph)
         let segmenter = SkiDaySegmenter()
         var result = SyntheticEvaluation(days: 0, fixes: 0, runs: .init(truth: 0, detected: 0, matched: 0),
@@ -21,6 +22,9 @@ public struct SyntheticEvaluation: Sendable, Codable {
         for seed in seeds {
             var options = SyntheticSkiDay.Options(seed: seed)
             options.laps = laps
+            options.horizontalNoise = horizontalNoise
+            options.verticalNoise = max(3, horizontalNoise / 1.5)
+            options.sampleInterval = sampleInterval
             let day = SyntheticSkiDay(graph: graph, options: options)
             let sections = segmenter.sections(of: [day.points])
             result.days += 1

@@ -31,6 +31,8 @@ enum ActivityCommand {
         /// The lifts ridden, in order, as graph edge ids.
         var lifts: [String]
         var matched_share: Double
+        /// Metres of descents no edge explained (off-piste, or missing from the graph): reported, never forced onto a trail.
+        var unmatched_m: Double
         var inserted: Int
         var duplicates: Int
         var notes: [String]
@@ -87,7 +89,9 @@ enum ActivityCommand {
                     var result = FileResult(file: file, format: parsed.format.rawValue, status: "imported", runs_found: day.runs.count,
                                             lift_rides: day.liftRides, lift_rides_matched: liftsMatched.count,
                                             lifts: liftsMatched.compactMap(\.primaryEdgeID),
-                                            matched_share: day.matchedShare, inserted: 0, duplicates: 0, notes: day.notes)
+                                            matched_share: day.matchedShare,
+                                            unmatched_m: matcher == nil ? 0 : day.runs.reduce(0) { $0 + $1.unmatched.reduce(0) { $0 + $1.distance } },
+                                            inserted: 0, duplicates: 0, notes: day.notes)
                     if case .notSki(let reason) = day.verdict {
                         result.status = "not_ski"
                         result.reason = "not a ski activity: \(reason)"
@@ -96,7 +100,7 @@ enum ActivityCommand {
                 } catch let error as ActivityImportError {
                     imports.append(nil)
                     results.append(FileResult(file: file, status: "refused", reason: error.explanation, error_code: error.code,
-                                              runs_found: 0, lift_rides: 0, lift_rides_matched: 0, lifts: [], matched_share: 0,
+                                              runs_found: 0, lift_rides: 0, lift_rides_matched: 0, lifts: [], matched_share: 0, unmatched_m: 0,
                                               inserted: 0, duplicates: 0,
                                               notes: error.position.map { ["at \($0)"] } ?? []))
                 }
@@ -130,6 +134,9 @@ enum ActivityCommand {
                         let lifts = matcher == nil ? "" : " (\(result.lift_rides_matched) on a known lift)"
                         console.out("\(result.file): \(result.runs_found) runs, \(result.lift_rides) lift rides\(lifts), \(share) of descent distance matched; "
                                     + "\(result.inserted) new, \(result.duplicates) already stored")
+                        if result.unmatched_m >= 50 {
+                            console.out("  \(Int(result.unmatched_m)) m of descent matched no trail (off-piste or missing from the graph)")
+                        }
                         for note in result.notes { console.out("  \(note)") }
                     case "not_ski":
                         console.out("\(result.file): skipped, \(result.reason ?? "not a ski activity")")
