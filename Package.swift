@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Postgres", targets: ["Postgres"]),
         .library(name: "Summit", targets: ["Summit"]),
         .library(name: "MountainGraph", targets: ["MountainGraph"]),
+        .library(name: "ActivityImport", targets: ["ActivityImport"]),
     ],
     targets: [
         // C system libraries from Debian (-dev packages), found through pkg-config.
@@ -21,10 +22,12 @@ let package = Package(
         .target(name: "ZipArchive", dependencies: ["CZlib"]),
         // OSM → canonical directed graph; pure Swift, never imports Postgres.
         .target(name: "MountainGraph", dependencies: ["Digest", "ZipArchive"]),
+        // GPX / TCX / FIT / Slopes parsing, segmentation, trail matching; pure Swift, never imports Postgres.
+        .target(name: "ActivityImport", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
         .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
         .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
-        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
 
         // Shared by the test targets: fresh databases cloned from a migrated template.
@@ -35,6 +38,7 @@ let package = Package(
         .testTarget(name: "MigratorTests", dependencies: ["Migrator", "SummitTestSupport"]),
         .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"]),
         .testTarget(name: "MountainGraphTests", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
+        .testTarget(name: "ActivityImportTests", dependencies: ["ActivityImport", "MountainGraph", "ZipArchive"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
     ]
 )

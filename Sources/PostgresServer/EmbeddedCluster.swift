@@ -92,7 +92,7 @@ public struct EmbeddedCluster: Sendable {
                                fix: "move it away, or set SUMMIT_HOME to another folder")
         }
         try createFolder(dataDirectory, ownedByServer: true, mode: 0o700)
-        try checkServerCanWrite(dataDirectory)
+        try await checkServerCanWrite(dataDirectory)
         let output = try await Subprocess(
             executable: binaries.path("initdb"),
             arguments: ["-D", dataDirectory.path, "-U", Self.superuser, "--auth=trust",
@@ -196,9 +196,9 @@ public struct EmbeddedCluster: Sendable {
     }
 
     /// As root, the server runs as `postgres`, which must reach the data folder through every parent.
-    private func checkServerCanWrite(_ url: URL) throws {
+    private func checkServerCanWrite(_ url: URL) async throws {
         guard let serverUser else { return }
-        let output = try Subprocess(executable: "/usr/bin/test", arguments: ["-w", url.path], user: serverUser).runBlocking()
+        let output = try await Subprocess(executable: "/usr/bin/test", arguments: ["-w", url.path], user: serverUser).run()
         guard output.succeeded else {
             throw ClusterError("the \(serverUser) OS user cannot reach \(url.path) (a parent folder is closed to it)",
                                fix: "set SUMMIT_HOME to a folder it can reach, e.g. SUMMIT_HOME=/var/tmp/summit, "

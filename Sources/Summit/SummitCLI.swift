@@ -1,4 +1,5 @@
 import Foundation
+import ActivityImport
 import Migrator
 import Postgres
 import PostgresServer
@@ -15,8 +16,7 @@ public enum SummitCLI {
             ServerCommands.up, ServerCommands.down, ServerCommands.status, ServerCommands.psql,
             MigrateCommand.command, DatabaseCommands.testDB, DatabaseCommands.rpc,
             UsersCommand.command, FriendsCommand.command, GridsCommand.command, AdminCommand.command,
-            ResortCommand.command,
-            BenchCommand.command,
+            ResortCommand.command, ActivityCommand.command, BenchCommand.command,
         ])
 
     /// Runs the command line and returns the exit status.
@@ -43,6 +43,7 @@ public enum SummitCLI {
         case let error as RPCRefusal: return error.description
         case let error as ClusterError: return error.description
         case let error as MigrationError: return error.description
+        case let error as ActivityImportError: return error.description
         case let error as PostgresError:
             var text = error.message
             if let detail = error.detail { text += "\n  detail: \(detail)" }

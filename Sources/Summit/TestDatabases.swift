@@ -58,10 +58,19 @@ public struct TestDatabases: Sendable {
 
     /// A new database cloned from `template`; drop it with `drop(_:)`.
     public func create(from template: String) async throws -> PostgresConfiguration {
+        try await create(suffix: " TEMPLATE \(PostgresQuery.quoteIdentifier(template))")
+    }
+
+    /// A new, empty database (no migrations); drop it with `drop(_:)`.
+    public func createEmpty() async throws -> PostgresConfiguration {
+        try await create(suffix: "")
+    }
+
+    /// Names carry the creating process's id, so `dropAbandoned` can tell whose they are.
+    private func create(suffix: String) async throws -> PostgresConfiguration {
         let name = Self.testPrefix + "\(getpid())_" + UUID().uuidString.prefix(8).lowercased()
         try await PostgresConnection.withConnection(admin) { connection in
-            try await connection.simpleQuery(
-                "CREATE DATABASE \(PostgresQuery.quoteIdentifier(name)) TEMPLATE \(PostgresQuery.quoteIdentifier(template))")
+            try await connection.simpleQuery("CREATE DATABASE \(PostgresQuery.quoteIdentifier(name))" + suffix)
         }
         return admin.with(database: name)
     }

@@ -46,6 +46,13 @@ public func withFreshDatabase<T>(
 ) async throws -> T {
     let databases = try await TestServer.shared.databases()
     let database = try await databases.create(from: try await TestServer.shared.template())
+    return try await dropping(database, with: databases, body)
+}
+
+/// Runs `body` on `database`, then drops it whatever happened.
+private func dropping<T>(
+    _ database: PostgresConfiguration, with databases: TestDatabases, _ body: (PostgresConfiguration) async throws -> T
+) async throws -> T {
     do {
         let value = try await body(database)
         try await databases.drop(database)
@@ -69,19 +76,8 @@ public func withFreshConnection<T>(
 public func withEmptyDatabase<T>(
     _ body: (PostgresConfiguration) async throws -> T
 ) async throws -> T {
-    let admin = try await TestServer.shared.adminConfiguration()
-    let name = "summit_test_\(getpid())_" + UUID().uuidString.prefix(8).lowercased()
-    try await PostgresConnection.withConnection(admin) { try await $0.simpleQuery("CREATE DATABASE \(name)") }
     let databases = try await TestServer.shared.databases()
-    let configuration = admin.with(database: name)
-    do {
-        let value = try await body(configuration)
-        try await databases.drop(configuration)
-        return value
-    } catch {
-        try? await databases.drop(configuration)
-        throw error
-    }
+    return try await dropping(try await databases.createEmpty(), with: databases, body)
 }
 
 /// A folder under the system's temporary directory, removed afterwards. As root it

@@ -111,35 +111,26 @@ public enum ArgumentParser {
             lines.append(discussion)
         }
         if !command.subcommands.isEmpty {
-            lines.append("")
-            lines.append("commands:")
-            let width = command.subcommands.map(\.name.count).max() ?? 0
-            for sub in command.subcommands {
-                lines.append("  " + sub.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + sub.summary)
-            }
+            lines += section("commands", command.subcommands.map { ($0.name, $0.summary) })
         }
         if !command.arguments.isEmpty {
-            lines.append("")
-            lines.append("arguments:")
-            let width = command.arguments.map(\.name.count).max() ?? 0
-            for argument in command.arguments {
-                lines.append("  " + argument.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + argument.help)
-            }
+            lines += section("arguments", command.arguments.map { ($0.name, $0.help) })
         }
         let options = command.options + [.flag("--help", "show this help")]
-        lines.append("")
-        lines.append("options:")
-        let labels = options.map { option in option.value.map { "\(option.name) \($0)" } ?? option.name }
-        let width = labels.map(\.count).max() ?? 0
-        for (label, option) in zip(labels, options) {
-            var text = "  " + label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + option.help
-            if option.repeatable { text += " (repeatable)" }
-            lines.append(text)
-        }
+        lines += section("options", options.map { option in
+            (option.value.map { "\(option.name) \($0)" } ?? option.name,
+             option.help + (option.repeatable ? " (repeatable)" : ""))
+        })
         if !command.subcommands.isEmpty {
             lines.append("")
             lines.append("Run `\(path) <command> --help` for a command's own options.")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A titled two-column list, the labels padded to one width.
+    private static func section(_ title: String, _ rows: [(label: String, text: String)]) -> [String] {
+        let width = rows.map(\.label.count).max() ?? 0
+        return ["", "\(title):"] + rows.map { "  " + $0.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.text }
     }
 }

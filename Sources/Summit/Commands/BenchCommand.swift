@@ -8,7 +8,7 @@ enum BenchCommand {
     static let command = Command(
         name: "bench",
         summary: "Run a benchmark on a scratch database cloned from the test template.",
-        subcommands: [grids, graph])
+        subcommands: [grids, graph, activity])
 
     static let grids = Command(
         name: "grids",
@@ -108,6 +108,47 @@ enum BenchCommand {
                 try console.json(results)
             } else {
                 console.out(GraphBenchmark.table(results))
+            }
+            return 0
+        })
+
+    static let activity = Command(
+        name: "activity",
+        summary: "Summit's FIT and GPX parsers against fitdecode, fitparse and gpxpy on the same files, in MB/s.",
+        discussion: """
+            Reads every FIT and GPX recording under --data that Summit accepts, then times Summit's parsers \
+            and the Python parsers (installed from PyPI into .build/activity-bench-venv on first use) on the \
+            same bytes, side by side. Prints MB/s and how many times faster Summit is; the target is 20x. \
+            Measure a release build: swift build -c release && .build/release/summit bench activity
+            """,
+        options: [
+            .value("--data", "DIR", "the recordings (default ../shared/data/activities beside the checkout)"),
+            .value("--seconds", "S", "time each parser for at least S seconds (default 2)"),
+            .flag("--json", "print the measurements as JSON"),
+        ],
+        run: { invocation in
+            let workspace = try invocation.workspace()
+            let data = invocation.value("--data").map { URL(fileURLWithPath: $0) }
+                ?? workspace.root.deletingLastPathComponent().appendingPathComponent("shared/data/activities")
+            guard let seconds = Double(invocation.value("--seconds") ?? "2"), seconds > 0, seconds <= 600 else {
+                throw CLIError.usage("--seconds needs a number of seconds, up to 600", command: invocation.commandPath)
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: data.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CLIError("there is no folder \(data.path)", fix: "give --data a folder of FIT and GPX recordings")
+            }
+            #if DEBUG
+            let configuration = "debug (build with -c release for representative figures)"
+            #else
+            let configuration = "release"
+            #endif
+            invocation.console.note("Summit built \(configuration)")
+            let results = try await ActivityBenchmark(dataFolder: data, workspace: workspace, seconds: seconds)
+                .run { invocation.console.note($0) }
+            if invocation.json {
+                try invocation.console.json(results)
+            } else {
+                invocation.console.out(ActivityBenchmark.table(results, configuration: configuration))
             }
             return 0
         })

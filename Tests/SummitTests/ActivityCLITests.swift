@@ -1,0 +1,84 @@
+import Foundation
+import Postgres
+import Summit
+import SummitTestSupport
+import Testing
+
+/// `summit activity …` against a real server, on synthetic recordings made by the CLI itself.
+@Suite(.serialized) struct ActivityCLITests {
+    @Test func importingADayIsIdempotentAndOwnerScoped() async throws {
+        try await CLIHarness.withFreshDatabase { cli in
+            try await withTemporaryFolder { folder in
+                for name in ["ann", "bob", "cat"] { try await cli.ok("users", "add", name) }
+                try await cli.ok("friends", "request", "bob", "--as", "ann")
+                try await cli.ok("friends", "accept", "ann", "--as", "bob")
+
+                let day = folder.appendingPathComponent("day.gpx").path
+                let truth = try await cli.ok("activity", "synth", "--seed", "3", "--resort-seed", "7", "--out", day, "--json")
+                let trueRuns = truth.json.array.filter { $0["kind"].string == "run" }.count
+                #expect(trueRuns >= 5)
+
+                let first = try await cli.ok("activity", "import", "--as", "ann", "--resort", "synthetic-7",
+                                             "--synthetic-resort", "7", day, "--json")
+                let result = first.json[0]
+                #expect(result["status"].string == "imported")
+                #expect(result["runs_found"].int == trueRuns)
+                #expect(result["inserted"].int == trueRuns)
+                let trueLifts = truth.json.array.filter { $0["kind"].string == "lift" }.count
+                #expect(result["lift_rides"].int == trueLifts && result["lift_rides_matched"].int == trueLifts)
+                guard case .number(let share) = result["matched_share"] else { Issue.record("no matched_share"); return }
+                #expect(share > 0.9)
+                #expect(first.stderr.contains("[1/1] reading"))
+                let stored = try await cli.scalar("select count(*) from activity.imported_runs", as: Int.self)
+                #expect(stored == trueRuns)
+                #expect(try await cli.scalar("select count(*) from activity.imported_runs where match_method = 'strict' and dataset_version like 'm1-v15-%'", as: Int.self) == trueRuns)
+                #expect(try await cli.scalar("select count(*) from activity.profile_edge_speeds", as: Int.self) > 0)
+
+                // The same file again changes nothing.
+                let again = try await cli.ok("activity", "import", "--as", "ann", "--resort", "synthetic-7",
+                                             "--synthetic-resort", "7", day, "--json")
+                #expect(again.json[0]["inserted"].int == 0 && again.json[0]["duplicates"].int == trueRuns)
+                #expect(try await cli.scalar("select count(*) from activity.imported_runs", as: Int.self) == trueRuns)
+
+                // Runs are ann's alone; her stats are visible to her friend bob, not to cat.
+                let runs = try await cli.ok("activity", "runs", "--as", "ann", "--json")
+                #expect(runs.json.array.count == trueRuns)
+                #expect(try await cli.ok("activity", "runs", "--as", "bob", "--json").json.array.isEmpty)
+                let stats = try await cli.ok("activity", "stats", "--as", "bob", "--of", "ann", "--json")
+                #expect(stats.json["runs_count"].int == trueRuns)
+                let refused = try await cli.fails("activity", "stats", "--as", "cat", "--of", "ann")
+                #expect(refused.stderr.contains("cannot see ann's stats"))
+            }
+        }
+    }
+
+    @Test func badFilesAreRefusedBeforeAnythingIsWritten() async throws {
+        try await CLIHarness.withFreshDatabase { cli in
+            try await withTemporaryFolder { folder in
+                try await cli.ok("users", "add", "ann")
+                let broken = folder.appendingPathComponent("broken.gpx")
+                try Data("<gpx><trk><trkseg><trkpt lat=\"46\" lon=\"7\"><time>2025-01-01T10:00:00Z</time></trkpt>".utf8).write(to: broken)
+                let walk = folder.appendingPathComponent("walk.gpx")
+                try Data("""
+                    <gpx><trk><type>running</type><trkseg>
+                    <trkpt lat="46" lon="7"><ele>1000</ele><time>2025-01-01T10:00:00Z</time></trkpt>
+                    <trkpt lat="46.001" lon="7"><ele>1001</ele><time>2025-01-01T10:01:00Z</time></trkpt>
+                    </trkseg></trk></gpx>
+                    """.utf8).write(to: walk)
+                let outcome = try await cli.run(["activity", "import", "--as", "ann", "--resort", "x", broken.path, walk.path, "--json"])
+                #expect(outcome.status == 1)
+                #expect(outcome.json[0]["status"].string == "refused")
+                #expect(outcome.json[0]["error_code"].string == "truncated")
+                #expect(outcome.json[1]["status"].string == "not_ski")
+                #expect(outcome.json[1]["reason"].string?.contains("running") == true)
+                #expect(try await cli.scalar("select count(*) from activity.imported_runs", as: Int.self) == 0)
+
+                let missing = try await cli.fails("activity", "import", "--as", "ann", "--resort", "x", folder.appendingPathComponent("nope.fit").path)
+                #expect(missing.stderr.contains("there is no file"))
+                try await cli.fails("activity", "import", "--as", "ann", broken.path)
+                try await cli.fails("activity", "import", "--as", "ann", "--resort", "x", "--synthetic-resort", "seven", walk.path)
+                #expect(try await cli.ok("activity", "import", "--help").stdout.contains("--synthetic-resort"))
+            }
+        }
+    }
+}
