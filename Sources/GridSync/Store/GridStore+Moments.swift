@@ -1,0 +1,166 @@
+import Foundation
+
+extension GridStore {
+    /// Logs a moment on a revealed square. The square becomes done and its neighbours
+    /// are revealed (R3), as the server will also do. In a group grid the words go to
+    /// this person's entry; the moment's own body stays empty (R13).
+    @discardableResult
+    public func logMoment(board boardID: UUID, position: Int, _ draft: MomentDraft) throws -> UUID {
+        try requireWritable()
+        return try transaction {
+            let board = try liveBoard(boardID)
+            let square = try square(of: board, at: position)
+            if square.timestamp("revealed_at") == nil {
+                throw GridStoreError("square \(position) is still hidden", fix: "log a moment on a revealed square; doing one reveals its neighbours")
+            }
+            if let existing = try liveMoment(onSquare: square.id) {
+                throw GridStoreError("square \(position) already holds a moment (\(existing.id.lowercased))", fix: "edit that moment instead")
+            }
+            let title = draft.title.trimmingCharacters(in: .whitespaces)
+            guard title.count <= 80 else {
+                throw GridStoreError("a moment's title is at most 80 characters, not \(title.count)", fix: "shorten it")
+            }
+            let group = board.groupID
+            var moment = newRow(.moments)
+            moment.set("user_square_id", uuid: square.id)
+            moment.set("user_grid_id", uuid: boardID)
+            moment.set("user_id", uuid: group == nil ? board.uuid("user_id") : account.user)
+            moment.set("group_id", uuid: group)
+            moment.set("title", title)
+            moment.set("body", group == nil ? draft.body : "")
+            moment.set("happened_on", draft.happenedOn ?? now().day)
+            moment.set("place", draft.place)
+            moment.set("weather", draft.weather)
+            moment.set("with_whom", draft.withWhom)
+            let boardAudience = Audience(rawValue: board.text("audience") ?? "") ?? .private
+            moment.set("audience", (group == nil ? min(draft.audience, boardAudience) : .private).rawValue)
+            try save(moment)
+            if group != nil && !draft.body.isEmpty {
+                try writeOwnEntry(on: moment, body: draft.body, audience: nil)
+            }
+            try revealNeighbours(of: board, position: position, at: moment.timestamp("created_at")!)
+            return moment.id
+        }
+    }
+
+    /// Edits a moment. In a group grid anyone in it may change the shared details;
+    /// `body` changes this person's own entry.
+    public func editMoment(_ id: UUID, _ change: MomentChange) throws {
+        try requireWritable()
+        try transaction {
+            var moment = try liveMoment(id)
+            let board = try liveBoard(moment.uuid("user_grid_id")!)
+            if let title = change.title { moment.set("title", title.trimmingCharacters(in: .whitespaces)) }
+            if let day = change.happenedOn { moment.set("happened_on", day) }
+            if let place = change.place { moment.set("place", place) }
+            if let weather = change.weather { moment.set("weather", weather) }
+            if let withWhom = change.withWhom { moment.set("with_whom", withWhom) }
+            if board.groupID == nil {
+                if let body = change.body { moment.set("body", body) }
+                if let audience = change.audience {
+                    let boardAudience = Audience(rawValue: board.text("audience") ?? "") ?? .private
+                    moment.set("audience", min(audience, boardAudience).rawValue)
+                }
+            } else if let body = change.body {
+                try writeOwnEntry(on: moment, body: body, audience: nil)
+            }
+            touch(&moment)
+            try save(moment)
+        }
+    }
+
+    /// Deletes a moment for good (C3). Its square goes back to revealed (R5). A solo
+    /// moment's photos go with it; in a group grid only this person's parts do, and
+    /// the server keeps the others' on a rescue moment (C10).
+    public func deleteMoment(_ id: UUID) throws {
+        try requireWritable()
+        try transaction {
+            var moment = try liveMoment(id)
+            let group = moment.groupID
+            moment.set("deleted", true)
+            for field in ["title", "body", "place", "weather", "with_whom"] { moment.set(field, "") }
+            touch(&moment)
+            try save(moment)
+            // The server tombstones these parts itself; the phone mirrors it without queueing them.
+            let me = account.user?.lowercased
+            for var photo in try rows(.photos, where: "moment_id = ? and deleted = 0", [id.lowercased])
+            where group == nil || photo.text("user_id") == me {
+                photo.set("deleted", true)
+                try write(photo)
+                try removeFile(ofPhoto: photo.id)
+            }
+            if group != nil {
+                for var entry in try rows(.momentEntries, where: "moment_id = ? and deleted = 0 and author_id = ?", [id.lowercased, me]) {
+                    entry.set("deleted", true)
+                    entry.set("body", "")
+                    try write(entry)
+                }
+            }
+        }
+    }
+
+    /// Uses one of the board's freebies on a revealed square: done without a moment,
+    /// neighbours revealed; freebies never refill (R7).
+    public func useFreebie(board boardID: UUID, position: Int) throws {
+        try requireWritable()
+        try transaction {
+            let board = try liveBoard(boardID)
+            var square = try square(of: board, at: position)
+            guard square.timestamp("revealed_at") != nil else {
+                throw GridStoreError("square \(position) is still hidden", fix: "use a freebie on a revealed square")
+            }
+            guard square.timestamp("freebie_at") == nil else {
+                throw GridStoreError("square \(position) already has a freebie", fix: "pick another square")
+            }
+            let allowance = BoardGeometry(side: try size(of: board)).freebies
+            let used = try database.scalar("select count(*) from user_squares where user_grid_id = ? and freebie_at is not null",
+                                           [boardID.lowercased]).int ?? 0
+            guard used < allowance else {
+                throw GridStoreError("this board's \(allowance) freebie\(allowance == 1 ? " is" : "s are") used", fix: "freebies never refill; log a moment instead")
+            }
+            let now = now()
+            square.set("freebie_at", timestamp: now)
+            touch(&square)
+            try save(square)
+            try revealNeighbours(of: board, position: position, at: now)
+        }
+    }
+
+    /// R3 on the phone: the hidden neighbours of a square just done are revealed, and queued.
+    private func revealNeighbours(of board: SyncRow, position: Int, at time: Timestamp) throws {
+        for neighbour in BoardGeometry(side: try size(of: board)).neighbours(of: position) {
+            var square = try square(of: board, at: neighbour)
+            guard square.timestamp("revealed_at") == nil else { continue }
+            square.set("revealed_at", timestamp: time)
+            touch(&square)
+            try save(square)
+        }
+    }
+
+    func size(of board: SyncRow) throws -> Int {
+        guard let grid = board.uuid("grid_id"), let size = try row(.grids, grid)?.int("size") else {
+            throw GridStoreError("the template of board \(board.id.lowercased) is not on this phone", fix: "sync to fetch it")
+        }
+        return size
+    }
+
+    func square(of board: SyncRow, at position: Int) throws -> SyncRow {
+        guard let square = try rows(.userSquares, where: "user_grid_id = ? and position = ? and deleted = 0",
+                                    [board.id.lowercased, position]).first else {
+            throw GridStoreError("board \(board.id.lowercased) has no square \(position)",
+                                 fix: "positions run from 0 to size² - 1, row by row")
+        }
+        return square
+    }
+
+    func liveMoment(onSquare square: UUID) throws -> SyncRow? {
+        try rows(.moments, where: "user_square_id = ? and deleted = 0", [square.lowercased]).first
+    }
+
+    func liveMoment(_ id: UUID) throws -> SyncRow {
+        guard let moment = try row(.moments, id), !moment.deleted else {
+            throw GridStoreError("there is no moment \(id.lowercased) on this phone", fix: "look at the board to find its moments")
+        }
+        return moment
+    }
+}
