@@ -9,10 +9,14 @@ public struct PhoneClock: Sendable, Hashable {
     /// Seconds of simulated time that have passed for this phone.
     public var advanced: Double
 
-    public init(skew: Double = 0, advanced: Double = 0) {
+    /// A clock held still at this instant (simulations that need two phones to stamp the same microsecond).
+    public var stoppedAt: Timestamp?
+
+    public init(skew: Double = 0, advanced: Double = 0, stoppedAt: Timestamp? = nil) {
         self.skew = skew
         self.advanced = advanced
+        self.stoppedAt = stoppedAt
     }
 
-    public func now() -> Timestamp { Timestamp.now() + (skew + advanced) }
+    public func now() -> Timestamp { (stoppedAt ?? Timestamp.now()) + (skew + advanced) }
 }

@@ -23,11 +23,16 @@ extension GridStore {
                 live[square] = (momentID, moment["title"].text ?? "")
             }
         }
-        let squares = try rows(.userSquares, where: "user_grid_id = ? and deleted = 0 order by position", [id.lowercased]).map { square in
+        let rows = try rows(.userSquares, where: "user_grid_id = ? and deleted = 0 order by position", [id.lowercased])
+        let done = Set(rows.filter { $0.timestamp("freebie_at") != nil || live[$0.id.lowercased] != nil }.compactMap { $0.int("position") })
+        let geometry = BoardGeometry(side: template?.int("size") ?? 0)
+        let squares = rows.map { square in
             let position = square.int("position") ?? 0
             let freebie = square.timestamp("freebie_at") != nil
             let moment = live[square.id.lowercased]
-            let state: Square.State = freebie || moment != nil ? .done : square.timestamp("revealed_at") != nil ? .revealed : .hidden
+            // Revealed: stored, or next to a done square (R3, before the server has written it).
+            let revealed = square.timestamp("revealed_at") != nil || geometry.neighbours(of: position).contains(where: done.contains)
+            let state: Square.State = freebie || moment != nil ? .done : revealed ? .revealed : .hidden
             return Square(id: square.id, position: position, state: state, freebie: freebie,
                           prompt: state == .hidden || !prompts.indices.contains(position) ? nil : prompts[position],
                           momentID: moment?.0, momentTitle: moment?.1)

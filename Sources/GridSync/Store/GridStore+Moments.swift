@@ -1,16 +1,16 @@
 import Foundation
 
 extension GridStore {
-    /// Logs a moment on a revealed square. The square becomes done and its neighbours
-    /// are revealed (R3), as the server will also do. In a group grid the words go to
-    /// this person's entry; the moment's own body stays empty (R13).
+    /// Logs a moment on a revealed square. The square becomes done, which reveals its
+    /// neighbours (R3, derived here and written by the server). In a group grid the
+    /// words go to this person's entry; the moment's own body stays empty (R13).
     @discardableResult
     public func logMoment(board boardID: UUID, position: Int, _ draft: MomentDraft) throws -> UUID {
         try requireWritable()
         return try transaction {
             let board = try liveBoard(boardID)
             let square = try square(of: board, at: position)
-            if square.timestamp("revealed_at") == nil {
+            if try revealedAt(square, of: board) == nil {
                 throw GridStoreError("square \(position) is still hidden", fix: "log a moment on a revealed square; doing one reveals its neighbours")
             }
             if let existing = try liveMoment(onSquare: square.id) {
@@ -38,7 +38,6 @@ extension GridStore {
             if group != nil && !draft.body.isEmpty {
                 try writeOwnEntry(on: moment, body: draft.body, audience: nil)
             }
-            try revealNeighbours(of: board, position: position, at: moment.timestamp("created_at")!)
             return moment.id
         }
     }
@@ -99,14 +98,14 @@ extension GridStore {
         }
     }
 
-    /// Uses one of the board's freebies on a revealed square: done without a moment,
-    /// neighbours revealed; freebies never refill (R7).
+    /// Uses one of the board's freebies on a revealed square: done without a moment
+    /// (its neighbours revealed, R3); freebies never refill (R7).
     public func useFreebie(board boardID: UUID, position: Int) throws {
         try requireWritable()
         try transaction {
             let board = try liveBoard(boardID)
             var square = try square(of: board, at: position)
-            guard square.timestamp("revealed_at") != nil else {
+            guard let revealed = try revealedAt(square, of: board) else {
                 throw GridStoreError("square \(position) is still hidden", fix: "use a freebie on a revealed square")
             }
             guard square.timestamp("freebie_at") == nil else {
@@ -118,23 +117,31 @@ extension GridStore {
             guard used < allowance else {
                 throw GridStoreError("this board's \(allowance) freebie\(allowance == 1 ? " is" : "s are") used", fix: "freebies never refill; log a moment instead")
             }
-            let now = now()
-            square.set("freebie_at", timestamp: now)
+            // A freebie needs a revealed square on the server too (R7): a reveal the phone
+            // derived from a done neighbour travels with it.
+            square.set("revealed_at", timestamp: revealed)
+            square.set("freebie_at", timestamp: now())
             touch(&square)
             try save(square)
-            try revealNeighbours(of: board, position: position, at: now)
         }
     }
 
-    /// R3 on the phone: the hidden neighbours of a square just done are revealed, and queued.
-    private func revealNeighbours(of board: SyncRow, position: Int, at time: Timestamp) throws {
-        for neighbour in BoardGeometry(side: try size(of: board)).neighbours(of: position) {
-            var square = try square(of: board, at: neighbour)
-            guard square.timestamp("revealed_at") == nil else { continue }
-            square.set("revealed_at", timestamp: time)
-            touch(&square)
-            try save(square)
-        }
+    /// When a square was revealed: its own `revealed_at`, else the earliest time a
+    /// neighbour became done here (R3 as the phone derives it before the server has
+    /// written it; only the server writes reveals, so a moment that loses a conflict
+    /// leaves no reveal behind). Nil while hidden.
+    func revealedAt(_ square: SyncRow, of board: SyncRow) throws -> Timestamp? {
+        if let stored = square.timestamp("revealed_at") { return stored }
+        guard let position = square.int("position") else { return nil }
+        let neighbours = BoardGeometry(side: try size(of: board)).neighbours(of: position)
+        let placeholders = neighbours.map { _ in "?" }.joined(separator: ", ")
+        let done = try database.rows("""
+            select min(coalesce(s.freebie_at, m.created_at), coalesce(m.created_at, s.freebie_at)) as at
+            from user_squares s left join moments m on m.user_square_id = s.id and m.deleted = 0
+            where s.user_grid_id = ? and s.deleted = 0 and s.position in (\(placeholders))
+              and (s.freebie_at is not null or m.id is not null)
+            """, [board.id.lowercased] + neighbours)
+        return done.compactMap { $0["at"].integer }.min().map(Timestamp.init(microseconds:))
     }
 
     func size(of board: SyncRow) throws -> Int {
