@@ -36,6 +36,9 @@ public enum DeterministicID {
         v5("interest:\(user.lowercased):\(slug)")
     }
 
+    /// A person's entry on a moment, as `start_group` makes it from the moment's body.
+    public static func groupEntry(moment: UUID, user: UUID) -> UUID { v5("entry:\(moment.lowercased):\(user.lowercased)") }
+
     /// The moment the server makes to keep other members' parts of a deleted group moment (C10).
     public static func rescue(moment: UUID) -> UUID { v5("rescue:\(moment.lowercased)") }
 

@@ -24,6 +24,7 @@ extension GridStore {
                 // the queued change goes again on top of it.
                 if let local, incoming.table.groupScoped, local.groupID != incoming.groupID {
                     try write(regrouped(local, as: incoming))
+                    if incoming.table == .moments { try keepOwnWords(of: local, on: incoming) }
                     return .regrouped
                 }
                 return .keptLocal  // P1
@@ -100,6 +101,26 @@ extension GridStore {
         merged.set("updated_at", timestamp: max(now(), serverTime + 0.000_001))
         merged.set("device_id", uuid: deviceID)
         return merged
+    }
+
+    /// A solo moment's words, edited here while another phone made its board a group:
+    /// the conversion moved them into the author's Private entry (`start_group`), so the
+    /// edit goes there too, under the same id, and is pushed on top.
+    private func keepOwnWords(of local: SyncRow, on incoming: SyncRow) throws {
+        guard let me = account.user, local.uuid("user_id") == me, let body = local.text("body"), !body.isEmpty else { return }
+        let id = DeterministicID.groupEntry(moment: incoming.id, user: me)
+        var entry = try row(.momentEntries, id) ?? {
+            var entry = newRow(.momentEntries, id: id)
+            entry.set("moment_id", uuid: incoming.id)
+            entry.set("author_id", uuid: me)
+            entry.set("group_id", uuid: incoming.groupID)
+            entry.set("audience", PartAudience.private.rawValue)
+            return entry
+        }()
+        guard !entry.deleted else { return }
+        entry.set("body", body)
+        touch(&entry)
+        try save(entry)
     }
 
     /// C9 on the phone: a moment that lost a same-square conflict took this person's

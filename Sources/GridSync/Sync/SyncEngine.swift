@@ -4,10 +4,10 @@ import Foundation
 /// what the phone queued and pulls what changed, applying the same rules as
 /// the server's triggers, through any `GridServer`.
 ///
-/// One sync: ask `my_groups()` and drop the groups left; push templates
-/// through `save_grid`, then each table's queued rows in batches, parents
-/// first; fetch the groups just joined whole; pull every table from its
-/// cursor; move photo files up and down.
+/// One sync: ask `my_groups()`, drop the groups left and fetch the ones just
+/// joined whole; push templates through `save_grid`, then each table's queued
+/// rows in batches, parents first; pull every table from its cursor; move
+/// photo files up and down.
 public struct SyncEngine: Sendable {
     public let server: any GridServer
     public var schedule: RetrySchedule
@@ -32,12 +32,14 @@ public struct SyncEngine: Sendable {
             try store.forgetGroup(group)
             report.groupsLeft.append(group)
         }
-        try await push(store, into: &report)
+        // Before pushing: a board another phone turned into a group comes in its group
+        // shape first, so queued changes go on top of the server's rewrite (P4).
         for group in groups.subtracting(try store.knownGroups()).sorted(by: { $0.lowercased < $1.lowercased }) {
             report.pulled += try await fetchWhole(group, into: store)
             try store.markGroupKnown(group)
             report.groupsJoined.append(group)
         }
+        try await push(store, into: &report)
         try await pull(store, into: &report)
         try await moveFiles(store, into: &report)
         return report
