@@ -44,12 +44,13 @@ extension GridStore {
         }
     }
 
-    /// Empties the phone: every row, file, queue entry and cursor. The server keeps
-    /// everything; signing in again pulls it back. (Try a last push first: see
-    /// `SyncEngine.signOut`.)
+    /// Empties the phone: every row, file, queue entry and cursor; only the starter
+    /// templates the app bundles stay. The server keeps everything; signing in again
+    /// pulls it back. (Try a last push first: see `SyncEngine.signOut`.)
     public func signOut() throws {
         try transaction {
-            for table in SyncedTable.allCases { try database.run("delete from \(table.rawValue)") }
+            for table in SyncedTable.allCases where table != .grids { try database.run("delete from \(table.rawValue)") }
+            try database.run("delete from grids where kind is not 'starter'")
             for table in ["sync_queue", "sync_cursors", "known_groups", "shelf_start"] { try database.run("delete from \(table)") }
             try setSetting("account", "signed_out")
             try setSetting("username", nil)
