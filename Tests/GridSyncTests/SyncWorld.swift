@@ -33,11 +33,11 @@ final class SyncWorld {
     }
 
     /// A new account with a username.
-    func person(_ username: String) async throws -> UUID {
-        let id = try await owner.query("""
-            insert into auth.users (email, raw_user_meta_data)
-            values (\(username + "@example.test"), jsonb_build_object('username', \(username)::text)) returning id
-            """).scalar(UUID.self)
+    func person(_ username: String, id: UUID = UUID()) async throws -> UUID {
+        try await owner.query("""
+            insert into auth.users (id, email, raw_user_meta_data)
+            values (\(id), \(username + "@example.test"), jsonb_build_object('username', \(username)::text))
+            """)
         usernames[id] = username
         if templates.isEmpty { templates = try await StarterTemplates.fetch(from: server(id)) }
         return id
@@ -48,8 +48,8 @@ final class SyncWorld {
     }
 
     /// A phone signed in as `user`, with the starter templates an app bundles.
-    func phone(_ name: String, of user: UUID?, skew: Double = 0) throws -> Phone {
-        let phone = try Phone(name: name, folder: folder.appendingPathComponent(name), world: self)
+    func phone(_ name: String, of user: UUID?, skew: Double = 0, ids: @escaping () -> UUID = UUID.init) throws -> Phone {
+        let phone = try Phone(name: name, folder: folder.appendingPathComponent(name), world: self, ids: ids)
         phone.simulated.clockSkew = skew
         if let user { try phone.signIn(user) }
         try phone.store.installTemplates(templates)
@@ -108,9 +108,9 @@ final class Phone {
     let simulated: SimulatedPhone
     unowned let world: SyncWorld
 
-    init(name: String, folder: URL, world: SyncWorld) throws {
+    init(name: String, folder: URL, world: SyncWorld, ids: @escaping () -> UUID) throws {
         self.name = name
-        simulated = try SimulatedPhone(folder: folder)
+        simulated = try SimulatedPhone(folder: folder, ids: ids)
         self.world = world
     }
 
@@ -138,6 +138,11 @@ final class Phone {
         Dictionary(try store.rows(table, where: "deleted = 0").map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// Live rows of `table` on this phone, in id order (for choices a seed must replay).
+    func live(_ table: SyncedTable) throws -> [SyncRow] {
+        try store.rows(table, where: "deleted = 0 order by id")
+    }
+
     /// Passes simulated time on this phone's clock (retry schedules, stamps).
     func advance(_ seconds: Double) { store.clock.advanced += seconds }
 }
@@ -145,17 +150,21 @@ final class Phone {
 /// Compares a phone with the server, table by table: the same live rows with the same values.
 func expectPhone(_ phone: Phone, equalsServerFor user: UUID, in world: SyncWorld,
                  tables: [SyncedTable] = [.profileInterests, .userGrids, .userSquares, .moments, .momentEntries, .photos],
-                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                 context: String = "", sourceLocation: SourceLocation = #_sourceLocation) async throws {
     for table in tables {
         let server = try await world.serverRows(table, as: user)
         let local = try phone.rows(table)
         let missing = Set(server.keys).subtracting(local.keys)
         let extra = Set(local.keys).subtracting(server.keys)
-        #expect(missing.isEmpty, "\(phone.name) lacks \(missing.count) live \(table.rawValue) rows the server has", sourceLocation: sourceLocation)
-        #expect(extra.isEmpty, "\(phone.name) has \(extra.count) live \(table.rawValue) rows the server does not", sourceLocation: sourceLocation)
+        let lacking = try missing.map { "\(server[$0]!.syncedJSON.text), on the phone \(try phone.store.row(table, $0)?.syncedJSON.text ?? "nothing")" }
+        #expect(missing.isEmpty, "\(context)\(phone.name) lacks \(missing.count) live \(table.rawValue) rows the server has: \(lacking)",
+                sourceLocation: sourceLocation)
+        let having = extra.map { local[$0]!.syncedJSON.text }
+        #expect(extra.isEmpty, "\(context)\(phone.name) has \(extra.count) live \(table.rawValue) rows the server does not: \(having)",
+                sourceLocation: sourceLocation)
         for (id, row) in server {
             guard let mine = local[id] else { continue }
-            #expect(mine.syncedJSON == row.syncedJSON, "\(phone.name): \(table.rawValue) \(id.lowercased) differs:\n phone  \(mine.syncedJSON.text)\n server \(row.syncedJSON.text)",
+            #expect(mine.syncedJSON == row.syncedJSON, "\(context)\(phone.name): \(table.rawValue) \(id.lowercased) differs:\n phone  \(mine.syncedJSON.text)\n server \(row.syncedJSON.text)",
                     sourceLocation: sourceLocation)
         }
     }

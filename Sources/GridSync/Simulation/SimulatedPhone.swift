@@ -7,8 +7,8 @@ public final class SimulatedPhone {
     /// What `sync` uses when none is given: the retry schedule and pull overlap.
     public var schedule = RetrySchedule()
 
-    public init(folder: URL, clock: PhoneClock = PhoneClock()) throws {
-        store = try GridStore(folder: folder, clock: clock)
+    public init(folder: URL, clock: PhoneClock = PhoneClock(), ids: @escaping () -> UUID = UUID.init) throws {
+        store = try GridStore(folder: folder, clock: clock, ids: ids)
         if let skew = try store.setting("simulated_clock_skew").flatMap(Double.init) { store.clock.skew = skew }
     }
 

@@ -80,19 +80,23 @@ extension GridStore {
             for field in ["title", "body", "place", "weather", "with_whom"] { moment.set(field, "") }
             touch(&moment)
             try save(moment)
-            // The server tombstones these parts itself; the phone mirrors it without queueing them.
+            // This person's parts go with it, as their own deletes: the server does the same
+            // (R14, C10), and if someone else deleted the moment first and rescued the parts,
+            // the person still meant them gone.
             let me = account.user?.lowercased
             for var photo in try rows(.photos, where: "moment_id = ? and deleted = 0", [id.lowercased])
             where group == nil || photo.text("user_id") == me {
                 photo.set("deleted", true)
-                try write(photo)
+                touch(&photo)
+                try save(photo)
                 try removeFile(ofPhoto: photo.id)
             }
             if group != nil {
                 for var entry in try rows(.momentEntries, where: "moment_id = ? and deleted = 0 and author_id = ?", [id.lowercased, me]) {
                     entry.set("deleted", true)
                     entry.set("body", "")
-                    try write(entry)
+                    touch(&entry)
+                    try save(entry)
                 }
             }
         }
@@ -105,7 +109,7 @@ extension GridStore {
         try transaction {
             let board = try liveBoard(boardID)
             var square = try square(of: board, at: position)
-            guard let revealed = try revealedAt(square, of: board) else {
+            guard try revealedAt(square, of: board) != nil else {
                 throw GridStoreError("square \(position) is still hidden", fix: "use a freebie on a revealed square")
             }
             guard square.timestamp("freebie_at") == nil else {
@@ -117,9 +121,11 @@ extension GridStore {
             guard used < allowance else {
                 throw GridStoreError("this board's \(allowance) freebie\(allowance == 1 ? " is" : "s are") used", fix: "freebies never refill; log a moment instead")
             }
-            // A freebie needs a revealed square on the server too (R7): a reveal the phone
-            // derived from a done neighbour travels with it.
-            square.set("revealed_at", timestamp: revealed)
+            // A freebie needs a revealed square on the server too (R7). Squares are pushed
+            // before moments, so a reveal that comes from a neighbour's moment travels with
+            // the freebie; one that comes from a neighbour's freebie the server makes itself
+            // (that freebie is pushed first), and not at all if that freebie is refused.
+            square.set("revealed_at", timestamp: try revealedAt(square, of: board, byMomentsOnly: true))
             square.set("freebie_at", timestamp: now())
             touch(&square)
             try save(square)
@@ -129,17 +135,19 @@ extension GridStore {
     /// When a square was revealed: its own `revealed_at`, else the earliest time a
     /// neighbour became done here (R3 as the phone derives it before the server has
     /// written it; only the server writes reveals, so a moment that loses a conflict
-    /// leaves no reveal behind). Nil while hidden.
-    func revealedAt(_ square: SyncRow, of board: SyncRow) throws -> Timestamp? {
+    /// leaves no reveal behind). Nil while hidden. `byMomentsOnly` counts only
+    /// neighbours done by a moment.
+    func revealedAt(_ square: SyncRow, of board: SyncRow, byMomentsOnly: Bool = false) throws -> Timestamp? {
         if let stored = square.timestamp("revealed_at") { return stored }
         guard let position = square.int("position") else { return nil }
         let neighbours = BoardGeometry(side: try size(of: board)).neighbours(of: position)
         let placeholders = neighbours.map { _ in "?" }.joined(separator: ", ")
+        let freebie = byMomentsOnly ? "null" : "s.freebie_at"
         let done = try database.rows("""
-            select min(coalesce(s.freebie_at, m.created_at), coalesce(m.created_at, s.freebie_at)) as at
+            select min(coalesce(\(freebie), m.created_at), coalesce(m.created_at, \(freebie))) as at
             from user_squares s left join moments m on m.user_square_id = s.id and m.deleted = 0
             where s.user_grid_id = ? and s.deleted = 0 and s.position in (\(placeholders))
-              and (s.freebie_at is not null or m.id is not null)
+              and (\(freebie) is not null or m.id is not null)
             """, [board.id.lowercased] + neighbours)
         return done.compactMap { $0["at"].integer }.min().map(Timestamp.init(microseconds:))
     }

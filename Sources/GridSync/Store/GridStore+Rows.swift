@@ -38,7 +38,8 @@ extension GridStore {
     }
 
     /// A new row of `table` stamped by this phone: created and updated now, by this device, live.
-    func newRow(_ table: SyncedTable, id: UUID = UUID()) -> SyncRow {
+    func newRow(_ table: SyncedTable, id: UUID? = nil) -> SyncRow {
+        let id = id ?? newID()
         let now = now()
         var row = SyncRow(table: table, id: id)
         for column in table.columns where !column.local { row.values[column.name] = .null }

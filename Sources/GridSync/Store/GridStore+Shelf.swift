@@ -18,7 +18,7 @@ extension GridStore {
             var boards: [UUID] = []
             for template in try rows(.grids, where: "kind = 'starter' and deleted = 0 order by size, title") {
                 guard let key = template.text("starter_key"), !started.contains(key) else { continue }
-                let id = account.user.map { DeterministicID.starterShelfBoard(user: $0, key: key) } ?? UUID()
+                let id = account.user.map { DeterministicID.starterShelfBoard(user: $0, key: key) } ?? newID()
                 if try row(.userGrids, id) == nil {
                     try createBoard(id: id, grid: template, audience: .private)
                 }
@@ -40,7 +40,7 @@ extension GridStore {
             guard let template = try row(.grids, grid), !template.deleted else {
                 throw GridStoreError("grid \(grid.lowercased) is not on this phone", fix: "sync to fetch it, or add a grid from the Atlas")
             }
-            let id = UUID()
+            let id = newID()
             try createBoard(id: id, grid: template, audience: audience)
             return id
         }
@@ -165,7 +165,7 @@ extension GridStore {
         try requireWritable()
         try transaction {
             for slug in slugs {
-                let id = account.user.map { DeterministicID.interest(user: $0, slug: slug) } ?? UUID()
+                let id = account.user.map { DeterministicID.interest(user: $0, slug: slug) } ?? newID()
                 if let existing = try row(.profileInterests, id), !existing.deleted { continue }
                 var interest = newRow(.profileInterests, id: id)
                 interest.set("user_id", uuid: account.user)

@@ -14,14 +14,17 @@ public final class GridStore {
     public var clock: PhoneClock
     /// This install's id: the second half of every write's key (C2).
     public let deviceID: UUID
+    /// Where new row ids come from: random (version 4) unless a simulation replays a seed.
+    public var newID: () -> UUID
 
     public static let databaseFileName = "airstrive.sqlite"
 
     /// Opens the store in `folder` (made if missing), creating its schema and device id on first use.
-    public init(folder: URL, clock: PhoneClock = PhoneClock()) throws {
+    public init(folder: URL, clock: PhoneClock = PhoneClock(), ids: @escaping () -> UUID = UUID.init) throws {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
         self.folder = folder
         self.clock = clock
+        newID = ids
         let database = try SQLiteDatabase(path: folder.appendingPathComponent(Self.databaseFileName).path)
         try database.transaction {
             for statement in LocalSchema.statements { try database.execute(statement) }
@@ -30,7 +33,7 @@ public final class GridStore {
         if let stored = try Self.setting("device_id", in: database).flatMap(UUID.init(uuidString:)) {
             deviceID = stored
         } else {
-            deviceID = UUID()
+            deviceID = ids()
             try Self.setSetting("device_id", deviceID.lowercased, in: database)
         }
     }
