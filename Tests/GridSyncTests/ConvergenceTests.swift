@@ -4,8 +4,17 @@ import Postgres
 import Testing
 
 /// The seeds a run plays: `GRIDSYNC_SEED=n` replays one, `GRIDSYNC_SEEDS=k` plays 1…k;
-/// by default (and in CI) the first six.
+/// by default (and in CI) the first six. To see how one row goes wrong in a replay,
+/// `GRIDSYNC_TRACE=table:id` prints every step and that row around every sync.
 enum ConvergenceSeeds {
+    static var traced: (SyncedTable, UUID)? {
+        guard let text = ProcessInfo.processInfo.environment["GRIDSYNC_TRACE"],
+              let colon = text.firstIndex(of: ":"),
+              let table = SyncedTable(rawValue: String(text[..<colon])),
+              let id = UUID(uuidString: String(text[text.index(after: colon)...])) else { return nil }
+        return (table, id)
+    }
+
     static var list: [UInt64] {
         let environment = ProcessInfo.processInfo.environment
         if let one = environment["GRIDSYNC_SEED"].flatMap(UInt64.init) { return [one] }
@@ -62,6 +71,7 @@ final class ConvergenceRun {
     }
 
     func note(_ step: String) {
+        if ConvergenceSeeds.traced != nil { print("step:", step) }
         steps.append(step)
     }
 
@@ -221,7 +231,17 @@ final class ConvergenceRun {
     /// Syncs a phone; answers how many changes it sent (rows pushed, files uploaded).
     @discardableResult
     private func sync(_ phone: Phone) async throws -> Int {
+        if let (table, id) = ConvergenceSeeds.traced {
+            print("trace: before \(phone.name) syncs, the phone has", try phone.store.row(table, id)?.syncedJSON.text ?? "nothing",
+                  try phone.store.queue().contains { $0.rowID == id } ? "(queued)" : "")
+        }
         let report = try await phone.sync()
+        if let (table, id) = ConvergenceSeeds.traced {
+            print("trace: after, the phone has", try phone.store.row(table, id)?.syncedJSON.text ?? "nothing")
+            print("trace: the server has", try await world.owner.query(PostgresQuery(unsafeSQL: """
+                select coalesce((select to_jsonb(t)::text from grids.\(table.rawValue) t where id = $1), 'nothing')
+                """, binds: [id])).scalar(String.self))
+        }
         if !report.failures.isEmpty { fail("\(phone.name)'s sync had failures \(report.failures)") }
         note("\(phone.name) syncs: pushed \(report.pushedCount), pulled \(report.pulled)")
         try await observeTombstones()
@@ -254,18 +274,14 @@ final class ConvergenceRun {
         for _ in 1...8 {
             var changes = 0
             for phone in phones { changes += try await sync(phone) }
-            if changes == 0 { return }
+            // A pull can queue changes of its own (C9 moves, P4 regrouping): those go next round.
+            if changes == 0, try phones.allSatisfy({ try $0.store.queue().isEmpty }) { return }
         }
         fail("the phones were still changing the server after eight rounds; queued: "
              + (try phones.flatMap { try $0.store.queue() }.map { "\($0.table.rawValue) \($0.lastError ?? "")" }.joined(separator: ", ")))
     }
 
     func verify() async throws {
-        if let debug = ProcessInfo.processInfo.environment["GRIDSYNC_DEBUG_ID"] {
-            print("DEBUG", try await world.owner.query("select to_jsonb(e)::text from grids.moment_entries e where id = \(UUID(uuidString: debug)!)").scalar(String.self))
-            print("DEBUG", try await world.owner.query("select coalesce(jsonb_agg(u)::text, '') from grids.group_unshares u where object_id = \(UUID(uuidString: debug)!)").scalar(String.self))
-            print("DEBUG", try await world.owner.query("select coalesce(jsonb_agg(u)::text, '') from private.sync_corrections u where row_id = \(UUID(uuidString: debug)!)").scalar(String.self))
-        }
         for phone in phones {
             try await expectPhone(phone, equalsServerFor: phone.user!, in: world, context: context)
             let doubled = try phone.store.rows(.moments, where: "deleted = 0 group by user_square_id having count(*) > 1")

@@ -123,16 +123,19 @@ extension GridStore {
         try save(entry)
     }
 
-    /// C9 on the phone: a moment that lost a same-square conflict took this person's
-    /// entry and photos with it; they move onto the moment that was kept.
+    /// C9 on the phone: a moment that lost a same-square conflict (or was replaced, C10)
+    /// leaves this person's entries and photos that are still waiting to be pushed on a
+    /// tombstone; they move onto the moment that was kept, keeping their own stamps.
+    /// Parts the server already has are the server's to move (and pulls bring them): a
+    /// stale copy here must not overwrite a newer one there.
     private func moveOwnParts(from loser: UUID, toward kept: UUID) throws {
         guard let me = account.user, let target = try liveEnd(ofMerges: kept) else { return }
         for table in [SyncedTable.momentEntries, .photos] {
             let author = table == .momentEntries ? "author_id" : "user_id"
-            for var part in try rows(table, where: "moment_id = ? and \(author) = ? and deleted = 0", [loser.lowercased, me.lowercased]) {
+            for var part in try rows(table, where: "moment_id = ? and \(author) = ? and deleted = 0", [loser.lowercased, me.lowercased])
+            where try isQueued(table, part.id) {
                 part.set("moment_id", uuid: target)
-                touch(&part)
-                try save(part)
+                try write(part)
             }
         }
     }
