@@ -35,6 +35,8 @@ public struct SyncBenchmark: Sendable {
         public var pullIntoPhone: Figure
         public var pushProtocol: Figure
         public var pushPlain: Figure
+        /// The rules alone: the same rows inserted as the person (RLS, triggers) a batch per statement.
+        public var pushRules: Figure
         public var pushFromPhone: Figure
         /// Protocol rate over plain-SQL rate; the target is at least 0.5.
         public var pullRatio: Double { pullProtocol.rowsPerSecond / max(pullPlain.rowsPerSecond, 1e-9) }
@@ -91,14 +93,18 @@ public struct SyncBenchmark: Sendable {
                 // Warm up: the first call in a session plans every trigger's statements.
                 try await pushThroughProtocol(server, try await momentRows("push-warm-up", owner))
                 var pushProtocol = (value: (), seconds: Double.infinity), pushPlain = (value: (), seconds: Double.infinity)
+                var pushRules = (value: (), seconds: Double.infinity)
                 for run in 0..<runs {
                     let protocolRows = try await momentRows("push-protocol-\(run)", owner)
                     let plainRows = try await momentRows("push-plain-\(run)", owner, storedShape: true)
+                    let rulesRows = try await momentRows("push-rules-\(run)", owner)
                     let viaProtocol = try await timed { try await pushThroughProtocol(server, protocolRows) }
                     if viaProtocol.seconds < pushProtocol.seconds { pushProtocol = viaProtocol }
                     let plain = try await timed { try await pushPlainly(owner, plainRows) }
                     if plain.seconds < pushPlain.seconds { pushPlain = plain }
-                    for set in ["push-protocol-\(run)", "push-plain-\(run)"] {
+                    let rules = try await timed { try await pushUnderTheRules(client, rulesRows) }
+                    if rules.seconds < pushRules.seconds { pushRules = rules }
+                    for set in ["push-protocol-\(run)", "push-plain-\(run)", "push-rules-\(run)"] {
                         let stored = try await owner.query("""
                             select count(*) from grids.moments m join grids.user_grids u on u.id = m.user_grid_id
                             where u.id in (select md5(\(set) || ':' || b)::uuid from generate_series(0, \(boards(pushRows) - 1)) b)
@@ -124,6 +130,7 @@ public struct SyncBenchmark: Sendable {
                     pullIntoPhone: Figure(path: "a phone's sync pull into SQLite (every table)", rows: report.pulled, seconds: intoPhone.seconds),
                     pushProtocol: Figure(path: "sync_push as the person (RLS, triggers)", rows: pushRows, seconds: pushProtocol.seconds),
                     pushPlain: Figure(path: "plain SQL as the table owner (no RLS, no triggers)", rows: pushRows, seconds: pushPlain.seconds),
+                    pushRules: Figure(path: "the rules alone: as the person, a statement per batch", rows: pushRows, seconds: pushRules.seconds),
                     pushFromPhone: Figure(path: "a phone's sync push from its SQLite queue", rows: pushRows, seconds: fromPhone.seconds))
             }
         }
@@ -140,7 +147,8 @@ public struct SyncBenchmark: Sendable {
             """)
         try await owner.transaction { owner in
             try await owner.simpleQuery("set local session_replication_role = replica; set local synchronous_commit = off")
-            let pushSets = (0..<runs).flatMap { ["push-protocol-\($0)", "push-plain-\($0)"] } + ["push-warm-up", "push-phone"]
+            let pushSets = (0..<runs).flatMap { ["push-protocol-\($0)", "push-plain-\($0)", "push-rules-\($0)"] }
+                + ["push-warm-up", "push-phone"]
             for (set, count) in [("pull", boards(pullRows))] + pushSets.map({ ($0, boards(pushRows)) }) {
                 try await owner.query("""
                     insert into grids.user_grids (id, user_id, grid_id, audience, created_at, updated_at)
@@ -278,6 +286,25 @@ public struct SyncBenchmark: Sendable {
             try await owner.simpleQuery("set local session_replication_role = replica")
             _ = try await owner.pipeline(queries)
         }
+    }
+
+    /// What the rules cost by themselves: the same rows inserted as the person, RLS and
+    /// every trigger on, but a statement per batch and no per-row answer. (A phone cannot
+    /// push this way: a statement of many rows would mix up the words the moment triggers
+    /// hand from row to row, and one bad row would fail the batch.)
+    private func pushUnderTheRules(_ client: PostgresConnection, _ rows: [JSON]) async throws {
+        let user = user
+        let queries: [PostgresQuery] = batches(rows).map { batch in
+            let rows = JSON.array(batch).text
+            return """
+                insert into grids.moments (id, user_square_id, title, body, happened_on, place, weather, with_whom, audience,
+                                           deleted, created_at, updated_at, device_id)
+                select id, user_square_id, title, body, happened_on, place, weather, with_whom, audience, deleted,
+                       created_at, updated_at, device_id
+                from jsonb_populate_recordset(null::grids.moments, \(rows)::jsonb)
+                """
+        }
+        try await client.acting(as: .user(user)) { client in _ = try await client.pipeline(queries) }
     }
 
     /// A phone holding the push-phone boards, with a moment logged (queued) on every square.

@@ -94,11 +94,13 @@ public struct SyncEngine: Sendable {
                 continue
             }
             let outcomes = Dictionary(answers.joined().map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-            for item in pushed {
-                let outcome = outcomes[item.row.id]
-                    ?? PushOutcome(id: item.row.id, kind: .error, code: "no_answer")
-                report.count(outcome)
-                try store.mergeAnswer(outcome, for: item.entry, schedule: schedule)
+            try store.transaction {
+                for item in pushed {
+                    let outcome = outcomes[item.row.id]
+                        ?? PushOutcome(id: item.row.id, kind: .error, code: "no_answer")
+                    report.count(outcome)
+                    try store.mergeAnswer(outcome, for: item.entry, schedule: schedule)
+                }
             }
         }
     }
@@ -125,9 +127,12 @@ public struct SyncEngine: Sendable {
         var count = 0
         while true {
             let page = try await server.pull(table, since: since, afterID: after)
-            for json in page.rows {
-                try apply(json)
-                if let stamp = json["server_updated_at"].timestamp, newest.map({ stamp > $0 }) ?? true { newest = stamp }
+            // A page is written in one transaction of the phone's database, not one per row.
+            try store.transaction {
+                for json in page.rows {
+                    try apply(json)
+                    if let stamp = json["server_updated_at"].timestamp, newest.map({ stamp > $0 }) ?? true { newest = stamp }
+                }
             }
             count += page.rows.count
             guard let next = page.next else { break }
@@ -144,7 +149,9 @@ public struct SyncEngine: Sendable {
             var after: UUID?
             repeat {
                 let page = try await server.pullGroup(group, table, afterID: after)
-                for json in page.rows { try store.mergePulled(try SyncRow(table: table, json: json)) }
+                try store.transaction {
+                    for json in page.rows { try store.mergePulled(try SyncRow(table: table, json: json)) }
+                }
                 count += page.rows.count
                 after = page.next?.afterID
             } while after != nil

@@ -70,8 +70,9 @@ enum BenchCommand {
             One person's moments are pulled page by page through sync_pull (as the person: RLS on, rows as JSON) \
             and, for the baseline, read page by page by the table owner (no RLS); new moments are pushed through \
             sync_push (as the person: RLS, the last-write-wins and game-rule triggers) and, for the baseline, \
-            written in the same batches by the table owner with triggers off. A phone's whole path, into and out \
-            of its SQLite store, is timed beside them. The target is a protocol rate at least half the plain one.
+            written in the same batches by the table owner with triggers off. Beside them: the rules alone (the same \
+            rows inserted as the person with every trigger, a statement per batch), and a phone's whole path into \
+            and out of its SQLite store. The target is a protocol rate at least half the plain one.
             """,
         options: [
             .value("--pull", "N", "moments to pull (default 100000)"),
@@ -120,7 +121,7 @@ enum BenchCommand {
         }
         let rows: [[String]] = [
             ["pull", "", "", ""], rate(result.pullProtocol), rate(result.pullPlain), rate(result.pullIntoPhone),
-            ["push", "", "", ""], rate(result.pushProtocol), rate(result.pushPlain), rate(result.pushFromPhone),
+            ["push", "", "", ""], rate(result.pushProtocol), rate(result.pushPlain), rate(result.pushRules), rate(result.pushFromPhone),
         ]
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         var lines = rows.map { cells in
