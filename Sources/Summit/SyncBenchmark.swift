@@ -41,6 +41,23 @@ public struct SyncBenchmark: Sendable {
         /// Protocol rate over plain-SQL rate; the target is at least 0.5.
         public var pullRatio: Double { pullProtocol.rowsPerSecond / max(pullPlain.rowsPerSecond, 1e-9) }
         public var pushRatio: Double { pushProtocol.rowsPerSecond / max(pushPlain.rowsPerSecond, 1e-9) }
+
+        enum CodingKeys: String, CodingKey {
+            case pullProtocol, pullPlain, pullIntoPhone, pushProtocol, pushPlain, pushRules, pushFromPhone, pullRatio, pushRatio
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(pullProtocol, forKey: .pullProtocol)
+            try container.encode(pullPlain, forKey: .pullPlain)
+            try container.encode(pullIntoPhone, forKey: .pullIntoPhone)
+            try container.encode(pushProtocol, forKey: .pushProtocol)
+            try container.encode(pushPlain, forKey: .pushPlain)
+            try container.encode(pushRules, forKey: .pushRules)
+            try container.encode(pushFromPhone, forKey: .pushFromPhone)
+            try container.encode(pullRatio, forKey: .pullRatio)
+            try container.encode(pushRatio, forKey: .pushRatio)
+        }
     }
 
     public var pullRows: Int

@@ -111,6 +111,4 @@ public enum SyncedTable: String, CaseIterable, Sendable, Hashable {
     public var syncedColumns: [ColumnSpec] { columns.filter { !$0.local } }
 
     public var pushedColumns: [ColumnSpec] { columns.filter(\.pushed) }
-
-    public func column(_ name: String) -> ColumnSpec? { columns.first { $0.name == name } }
 }

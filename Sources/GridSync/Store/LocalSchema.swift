@@ -1,8 +1,6 @@
 /// The phone's SQLite schema: the synced tables (the same columns as the
 /// server's, plus the phone's own), the sync queue, and sync bookkeeping.
 enum LocalSchema {
-    static let version = 1
-
     static var statements: [String] {
         var statements = SyncedTable.allCases.map { table in
             let columns = ["id text primary key"] + table.columns.map { column in
