@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Postgres", targets: ["Postgres"]),
         .library(name: "Summit", targets: ["Summit"]),
         .library(name: "MountainGraph", targets: ["MountainGraph"]),
+        .library(name: "Relay", targets: ["Relay"]),
     ],
     targets: [
         // C system libraries from Debian (-dev packages), found through pkg-config.
@@ -24,7 +25,9 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
         .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
-        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest"]),
+        // The realtime relay over LISTEN/NOTIFY: channel registry, friend filter, presence, fan-out.
+        .target(name: "Relay", dependencies: ["Postgres"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "Relay"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
 
         // Shared by the test targets: fresh databases cloned from a migrated template.
@@ -35,6 +38,7 @@ let package = Package(
         .testTarget(name: "MigratorTests", dependencies: ["Migrator", "SummitTestSupport"]),
         .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"]),
         .testTarget(name: "MountainGraphTests", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
+        .testTarget(name: "RelayTests", dependencies: ["Relay", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
     ]
 )

@@ -1,0 +1,58 @@
+import Foundation
+import Postgres
+
+/// Publishes position samples the way a phone does: `meet.broadcast_position`
+/// as the user, one transaction and one round trip per sample.
+public enum PositionPublisher {
+    /// What the server did with a sample.
+    public enum Outcome: Sendable, Equatable {
+        /// Stored and notified on these channels; `packetBytes` is the payload's size.
+        case published(geohash6: String, channels: [String], packetBytes: Int)
+        /// Not newer than the stored sample (captured at `storedCapturedAt`): dropped, nothing notified.
+        case ignored(storedCapturedAt: Date?)
+    }
+
+    /// The server refused the sample: `code` is the stable reason, `hint` what to do.
+    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        public var code: String
+        public var hint: String?
+
+        public var description: String {
+            "meet.broadcast_position refused: \(code)" + (hint.map { " (\($0))" } ?? "")
+        }
+    }
+
+    private struct Answer: Decodable {
+        var status: String
+        var geohash6: String?
+        var channels: [String]?
+        var packetBytes: Int?
+        var storedCapturedAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case status, geohash6, channels, packetBytes = "packet_bytes", storedCapturedAt = "stored_captured_at"
+        }
+    }
+
+    /// Publishes `sample` as `user` on `connection` (outside any transaction).
+    public static func publish(_ sample: PositionSample, as user: UUID, on connection: PostgresConnection) async throws -> Outcome {
+        let query: PostgresQuery = """
+            select meet.broadcast_position(
+              p_resort_id => \(sample.resortID), p_lat => \(sample.latitude), p_lon => \(sample.longitude),
+              p_captured_at => \(sample.capturedAt), p_accuracy_m => \(sample.accuracy), p_altitude_m => \(sample.altitude),
+              p_speed_mps => \(sample.speed), p_heading_deg => \(sample.heading), p_node_id => \(sample.nodeID),
+              p_edge_id => \(sample.edgeID), p_edge_fraction => \(sample.edgeFraction))::text
+            """
+        let text: String
+        do {
+            text = try await connection.query(query, as: .user(user)).scalar(String.self)
+        } catch let error as PostgresError where error.code == .raiseException {
+            throw Refusal(code: error.message, hint: error.hint)
+        }
+        let answer = try JSONDecoder().decode(Answer.self, from: Data(text.utf8))
+        if answer.status == "published" {
+            return .published(geohash6: answer.geohash6 ?? "", channels: answer.channels ?? [], packetBytes: answer.packetBytes ?? 0)
+        }
+        return .ignored(storedCapturedAt: answer.storedCapturedAt.flatMap { PostgresTimestamp.parse($0) })
+    }
+}
