@@ -79,6 +79,9 @@ public actor Relay {
     /// What the relay has done so far.
     public var currentStatistics: RelayStatistics { statistics }
 
+    /// The channels the listening connection is LISTENing on (or will again after a reconnect).
+    public nonisolated var listeningChannels: Set<String> { listener.channels }
+
     /// Stops every subscriber, ends their streams, and closes the connections.
     public func close() async {
         guard !isClosed else { return }

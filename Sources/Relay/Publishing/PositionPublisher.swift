@@ -17,6 +17,11 @@ public enum PositionPublisher {
         public var code: String
         public var hint: String?
 
+        public init(code: String, hint: String?) {
+            self.code = code
+            self.hint = hint
+        }
+
         public var description: String {
             "meet.broadcast_position refused: \(code)" + (hint.map { " (\($0))" } ?? "")
         }
