@@ -15,7 +15,7 @@ public enum SummitCLI {
             ServerCommands.up, ServerCommands.down, ServerCommands.status, ServerCommands.psql,
             MigrateCommand.command, DatabaseCommands.testDB, DatabaseCommands.rpc,
             UsersCommand.command, FriendsCommand.command, GridsCommand.command, AdminCommand.command,
-            BenchCommand.command,
+            PresenceCommand.command, WorkerCommand.command, BenchCommand.command,
         ])
 
     /// Runs the command line and returns the exit status.
