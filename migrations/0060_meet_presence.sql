@@ -9,7 +9,11 @@
 create schema if not exists meet;
 grant usage on schema meet to anon, authenticated, service_role;
 
-create table meet.live_presence (
+-- Unlogged: a position is worth seconds, and every publish rewrites one. Not
+-- writing it to the WAL makes a publish much cheaper; the price is that a crash
+-- (not a clean restart) empties the table, which the phones refill with their
+-- next heartbeat within seconds. Standbys do not carry it.
+create unlogged table meet.live_presence (
   user_id uuid primary key references social.profiles (id) on delete cascade,
   -- The sender's selected canonical resort, as stamped in its packet: the seed
   -- makes the packet's resort identity, not a server guess, gate friend routing.
@@ -43,10 +47,15 @@ create table meet.live_presence (
   constraint live_presence_edge_fraction check (
     edge_fraction is null or (edge_id is not null and edge_fraction >= 0 and edge_fraction <= 1)),
   constraint live_presence_geohash6 check (geohash6 ~ '^[0-9b-hjkmnp-z]{6}$')
-);
--- Hydration reads one resort's rows; the sweep reads by age.
+)
+-- Every publish rewrites its sender's row: room on the page lets it be a HOT
+-- update, which touches no index while the resort stays the same.
+with (fillfactor = 50);
+-- Hydration reads one resort's rows. received_at has no index on purpose: it
+-- changes on every publish (an index would make every update touch it), and the
+-- sweep's scan of a table of one row per recently active skier, every few
+-- minutes, costs less than that.
 create index live_presence_resort on meet.live_presence (resort_id, user_id);
-create index live_presence_received on meet.live_presence (received_at);
 
 alter table meet.live_presence enable row level security;
 

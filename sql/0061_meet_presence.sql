@@ -50,58 +50,36 @@ create policy live_presence_friend_read on meet.live_presence
 -- absent fields are left out. `at` is the capture time in Unix seconds with
 -- microseconds. Its largest possible size is bounded by the column checks
 -- (see the README): far below NOTIFY's 8000-byte limit.
+-- (PL/pgSQL rather than SQL: a SQL function that cannot be inlined is planned
+-- anew on every call, which on the publish path cost more than everything else.)
 create or replace function private.position_packet(p meet.live_presence, p_name text) returns text
-  language sql immutable parallel safe
+  language plpgsql immutable parallel safe
   set search_path = ''
   as $$
-    select json_strip_nulls(json_build_object(
-      'u', p.user_id, 'n', nullif(p_name, ''), 'lat', p.lat, 'lon', p.lon,
-      'at', extract(epoch from p.captured_at),
-      'acc', p.accuracy_m, 'alt', p.altitude_m, 'spd', p.speed_mps, 'hdg', p.heading_deg,
-      'node', p.node_id, 'edge', p.edge_id, 'frac', p.edge_fraction,
-      'r', p.resort_id))::text
-  $$;
-
--- Publish the caller's newest position sample.
---
--- Refuses bad input before anything is written; ignores (without notifying) a
--- sample not newer than the stored one, since the capture time is the sender's
--- and a late packet must never move a skier backwards; otherwise stores it and
--- notifies pos:cell:{geohash6} and pos:resort:{resort_id}.
---
--- The commit does not wait for its WAL flush: a position is ephemeral, the next
--- sample replaces it within seconds, and a crash can only lose the newest
--- fraction of a second of them. This holds for the caller's transaction, which
--- through the gateway is this one call.
-create or replace function meet.broadcast_position(
-  p_resort_id text,
-  p_lat double precision,
-  p_lon double precision,
-  p_captured_at timestamptz,
-  p_accuracy_m double precision default null,
-  p_altitude_m double precision default null,
-  p_speed_mps double precision default null,
-  p_heading_deg double precision default null,
-  p_node_id text default null,
-  p_edge_id text default null,
-  p_edge_fraction double precision default null
-) returns jsonb
-  language plpgsql volatile security definer
-  set search_path = ''
-  as $$
-declare
-  v_uid uuid := private.require_signed_in();
-  v_name text;
-  v_now timestamptz := summit.now();
-  v_row meet.live_presence;
-  v_stored timestamptz;
-  v_packet text;
 begin
-  select coalesce(nullif(p.display_name, ''), p.username) into v_name from social.profiles p where p.id = v_uid;
-  if not found then
-    perform private.fail('no_profile', 'Choose a username first (claim_username).');
-  end if;
+  return json_strip_nulls(json_build_object(
+    'u', p.user_id, 'n', nullif(p_name, ''), 'lat', p.lat, 'lon', p.lon,
+    'at', extract(epoch from p.captured_at),
+    'acc', p.accuracy_m, 'alt', p.altitude_m, 'spd', p.speed_mps, 'hdg', p.heading_deg,
+    'node', p.node_id, 'edge', p.edge_id, 'frac', p.edge_fraction,
+    'r', p.resort_id))::text;
+end
+$$;
 
+-- Why a position sample is refused: raises the first rule it breaks, in the
+-- order a person would fix them. broadcast_position calls it only once its
+-- one combined test failed, so the publish path pays for a single test.
+create or replace function private.refuse_position(
+  p_resort_id text, p_lat double precision, p_lon double precision, p_captured_at timestamptz,
+  p_accuracy_m double precision, p_altitude_m double precision, p_speed_mps double precision,
+  p_heading_deg double precision, p_node_id text, p_edge_id text, p_edge_fraction double precision,
+  p_now timestamptz
+) returns void
+  language plpgsql stable
+  set search_path = ''
+  as $$
+begin
+  perform private.require_signed_in();
   if p_resort_id is null or p_resort_id !~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,51}$' then
     perform private.fail('resort_id_invalid',
       'Give the selected resort''s id: 1 to 52 characters of A-Z, a-z, 0-9, _ . -, starting with a letter or digit.');
@@ -112,15 +90,15 @@ begin
   if p_captured_at is null then
     perform private.fail('captured_at_missing', 'Send the GPS sample''s own capture time.');
   end if;
-  if p_captured_at > v_now + meet.max_future_skew() then
+  if p_captured_at > p_now + meet.max_future_skew() then
     perform private.fail('captured_at_in_future', format(
       'The capture time is %s s ahead of the server''s clock (at most %s s allowed): send the GPS fix''s own timestamp and check the device clock.',
-      round(extract(epoch from p_captured_at - v_now)::numeric, 1), extract(epoch from meet.max_future_skew())::int));
+      round(extract(epoch from p_captured_at - p_now)::numeric, 1), extract(epoch from meet.max_future_skew())::int));
   end if;
-  if p_captured_at < v_now - meet.presence_ttl() then
+  if p_captured_at < p_now - meet.presence_ttl() then
     perform private.fail('captured_at_too_old', format(
       'The sample is %s s old; positions older than %s min are not shared. Send a current fix.',
-      round(extract(epoch from v_now - p_captured_at)::numeric), extract(epoch from meet.presence_ttl())::int / 60));
+      round(extract(epoch from p_now - p_captured_at)::numeric), extract(epoch from meet.presence_ttl())::int / 60));
   end if;
   if p_accuracy_m is not null and not (p_accuracy_m > 0 and p_accuracy_m <= 10000) then
     perform private.fail('accuracy_out_of_range', 'Horizontal accuracy is metres, above 0 and at most 10000; leave it out when unknown.');
@@ -143,10 +121,73 @@ begin
   if p_edge_fraction is not null and (p_edge_id is null or not (p_edge_fraction between 0 and 1)) then
     perform private.fail('edge_fraction_invalid', 'An edge fraction goes with an edge id and lies within 0..1.');
   end if;
+  perform private.fail('position_invalid', 'Check the sample''s fields against meet.broadcast_position''s rules.');
+end
+$$;
 
-  v_row := row(v_uid, p_resort_id, p_lat, p_lon, p_accuracy_m, p_altitude_m, p_speed_mps, p_heading_deg,
-               p_node_id, p_edge_id, p_edge_fraction, private.geohash(p_lat, p_lon, 6), p_captured_at, v_now);
-  insert into meet.live_presence as stored values (v_row.*)
+-- Publish the caller's newest position sample.
+--
+-- Refuses bad input before anything is written; ignores (without notifying) a
+-- sample not newer than the stored one, since the capture time is the sender's
+-- and a late packet must never move a skier backwards; otherwise stores it and
+-- notifies pos:cell:{geohash6} and pos:resort:{resort_id}.
+--
+-- This is the hot path of the realtime relay, so it does the least it can:
+-- one combined test of every rule (refuse_position explains a failure), one
+-- read of the profile, one upsert (a HOT update of an unlogged row), one
+-- statement for both notifications. The commit does not wait for its WAL
+-- flush: a position is ephemeral, the next sample replaces it within seconds,
+-- and a crash can only lose the newest fraction of a second of them. This
+-- holds for the caller's transaction, which through the gateway is this call.
+create or replace function meet.broadcast_position(
+  p_resort_id text,
+  p_lat double precision,
+  p_lon double precision,
+  p_captured_at timestamptz,
+  p_accuracy_m double precision default null,
+  p_altitude_m double precision default null,
+  p_speed_mps double precision default null,
+  p_heading_deg double precision default null,
+  p_node_id text default null,
+  p_edge_id text default null,
+  p_edge_fraction double precision default null
+) returns jsonb
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := auth.uid();
+  v_now timestamptz := summit.now();
+  v_name text;
+  v_row meet.live_presence;
+  v_packet text;
+begin
+  if not coalesce(
+       v_uid is not null and coalesce(auth.role(), 'authenticated') <> 'anon'
+       and p_resort_id ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,51}$'
+       and p_lat between -90 and 90 and p_lon between -180 and 180
+       and p_captured_at between v_now - meet.presence_ttl() and v_now + meet.max_future_skew()
+       and (p_accuracy_m is null or (p_accuracy_m > 0 and p_accuracy_m <= 10000))
+       and (p_altitude_m is null or p_altitude_m between -500 and 9000)
+       and (p_speed_mps is null or p_speed_mps between 0 and 100)
+       and (p_heading_deg is null or (p_heading_deg >= 0 and p_heading_deg < 360))
+       and (p_node_id is null or p_node_id ~ '^[A-Za-z0-9_.:-]{1,64}$')
+       and (p_edge_id is null or p_edge_id ~ '^[A-Za-z0-9_.:-]{1,64}$')
+       and (p_edge_fraction is null or (p_edge_id is not null and p_edge_fraction between 0 and 1)),
+       false) then
+    perform private.refuse_position(p_resort_id, p_lat, p_lon, p_captured_at, p_accuracy_m, p_altitude_m,
+      p_speed_mps, p_heading_deg, p_node_id, p_edge_id, p_edge_fraction, v_now);
+  end if;
+
+  select coalesce(nullif(p.display_name, ''), p.username) into v_name from social.profiles p where p.id = v_uid;
+  if v_name is null then
+    perform private.fail('no_profile', 'Choose a username first (claim_username).');
+  end if;
+
+  insert into meet.live_presence as stored (user_id, resort_id, lat, lon, accuracy_m, altitude_m, speed_mps,
+    heading_deg, node_id, edge_id, edge_fraction, geohash6, captured_at, received_at)
+  values (v_uid, p_resort_id, p_lat, p_lon, p_accuracy_m, p_altitude_m, p_speed_mps, p_heading_deg,
+    p_node_id, p_edge_id, p_edge_fraction, private.geohash6(p_lat, p_lon), p_captured_at, v_now)
   on conflict (user_id) do update
     set resort_id = excluded.resort_id, lat = excluded.lat, lon = excluded.lon,
         accuracy_m = excluded.accuracy_m, altitude_m = excluded.altitude_m, speed_mps = excluded.speed_mps,
@@ -154,19 +195,15 @@ begin
         edge_fraction = excluded.edge_fraction, geohash6 = excluded.geohash6,
         captured_at = excluded.captured_at, received_at = excluded.received_at
     where stored.captured_at < excluded.captured_at
-  returning captured_at into v_stored;
-  if v_stored is null then
+  returning * into v_row;
+  if v_row.user_id is null then
     return jsonb_build_object('status', 'ignored', 'reason', 'not_newer',
       'stored_captured_at', (select l.captured_at from meet.live_presence l where l.user_id = v_uid));
   end if;
 
   v_packet := private.position_packet(v_row, v_name);
-  if octet_length(v_packet) >= 8000 then
-    perform private.fail('packet_too_large', 'The position packet exceeds NOTIFY''s 8000 bytes; shorten its text fields.');
-  end if;
-  perform set_config('synchronous_commit', 'off', true);
-  perform pg_notify('pos:cell:' || v_row.geohash6, v_packet);
-  perform pg_notify('pos:resort:' || p_resort_id, v_packet);
+  perform set_config('synchronous_commit', 'off', true),
+    pg_notify('pos:cell:' || v_row.geohash6, v_packet), pg_notify('pos:resort:' || p_resort_id, v_packet);
   return jsonb_build_object('status', 'published', 'geohash6', v_row.geohash6,
     'channels', jsonb_build_array('pos:cell:' || v_row.geohash6, 'pos:resort:' || p_resort_id),
     'packet_bytes', octet_length(v_packet));
@@ -206,6 +243,8 @@ $$;
 
 revoke all on function meet.presence_ttl(), meet.max_future_skew(), private.my_unblocked_friend_ids(),
   private.position_packet(meet.live_presence, text),
+  private.refuse_position(text, double precision, double precision, timestamptz, double precision, double precision,
+    double precision, double precision, text, text, double precision, timestamptz),
   meet.broadcast_position(text, double precision, double precision, timestamptz, double precision,
     double precision, double precision, double precision, text, text, double precision),
   meet.clear_my_position(), meet.sweep_live_presence()

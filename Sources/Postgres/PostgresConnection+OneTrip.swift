@@ -4,7 +4,8 @@ extension PostgresConnection {
     ///
     /// Role and claims are set with `set_config(…, true)` in the same pipeline as the
     /// statement, so they last exactly as long as the pipeline's implicit transaction;
-    /// if the statement fails, nothing it did is kept. `acting(as:)` gives the same
+    /// if the statement fails, nothing it did is kept. Both statements are prepared
+    /// on this connection the first time, since such calls repeat. `acting(as:)` gives the same
     /// caller for a block of several statements, at a round trip per step.
     public func query(_ query: PostgresQuery, as caller: Caller) async throws -> PostgresRows {
         guard transactionDepth == 0 else {
@@ -18,6 +19,6 @@ extension PostgresConnection {
                    set_config('request.jwt.claim.sub', \(sub), true),
                    set_config('request.jwt.claim.role', \(caller.role), true)
             """
-        return try await pipeline([identity, query])[1]
+        return try await pipeline([identity, query], prepared: true)[1]
     }
 }

@@ -33,4 +33,23 @@ import Testing
             }
         }
     }
+
+    @Test func repeatedCallsArePreparedOnce() async throws {
+        try await withFreshConnection { db in
+            for n in 0..<5 {
+                let doubled = try await db.query("select \(n)::int * 2", as: .serviceRole).scalar(Int.self)
+                #expect(doubled == n * 2)
+            }
+            let optional: Int? = nil
+            #expect(try await db.query("select coalesce(\(optional)::int, -1)", as: .serviceRole).scalar(Int.self) == -1)
+            #expect(try await db.query("select coalesce(\(Optional(4))::int, -1)", as: .serviceRole).scalar(Int.self) == 4)
+            await #expect(throws: PostgresError.self) { try await db.query("select 1 / \(0)::int", as: .serviceRole) }
+            #expect(try await db.query("select 1 / \(1)::int", as: .serviceRole).scalar(Int.self) == 1, "a failure leaves the cache sound")
+            let prepared = try await db.query(
+                "select count(*) from pg_prepared_statements where name like 'summit_%'").scalar(Int.self)
+            // The identity statement, the doubling, the coalesce (a typed null has its value's type) and the division.
+            let texts = try await db.query("select statement from pg_prepared_statements").decode(String.self)
+            #expect(prepared == 4, "each \(texts) distinct text and parameter types is prepared once, not once per call")
+        }
+    }
 }

@@ -7,7 +7,7 @@ enum BenchCommand {
     static let command = Command(
         name: "bench",
         summary: "Run a benchmark on a scratch database cloned from the test template.",
-        subcommands: [grids])
+        subcommands: [grids, relay])
 
     static let grids = Command(
         name: "grids",
