@@ -1,7 +1,7 @@
 -- Live presence: the geohash, who reads stored positions, the publish RPC's
 -- checks and ordering, the packet, clearing and the sweep.
 begin;
-select plan(53);
+select plan(55);
 
 select tests.create_user('ann@example.test', null, '{"username":"ann"}') as ann \gset
 select tests.create_user('bob@example.test', null, '{"username":"bob"}') as bob \gset
@@ -20,6 +20,21 @@ select is(private.geohash(-90, -180) || private.geohash(90, 180), '000000zzzzzz'
 select is(private.geohash(0, 0), 's00000', 'the origin lies on both midpoints and takes the upper halves');
 select is(private.geohash(39.6403, -106.3742, 9), '9xh3e2' || right(private.geohash(39.6403, -106.3742, 9), 3),
   'a longer hash extends the shorter one');
+-- the publish path's geohash6 gives the bisection's answer everywhere, cell edges included
+select is(private.geohash6(57.64911, 10.40744) || private.geohash6(39.6403, -106.3742), 'u4pruy9xh3e2',
+  'geohash6 agrees with the spec vectors');
+select is((select count(*)::int from (
+    select random() * 180 - 90 as lat, random() * 360 - 180 as lon from generate_series(1, 5000)
+    union all
+    -- cell edges far from the equator and the prime meridian, exactly and one unit in the last place either side
+    -- (2^-46 degrees of latitude within 64..90, 2^-45 of longitude within 128..180)
+    select -90 + i * 0.0054931640625::float8 + s * 1.4210854715202004e-14, -180 + j * 0.010986328125::float8 + s * 2.842170943040401e-14
+    from (select generate_series(0, 4500, 7) union all select generate_series(28268, 32768, 7)) a(i),
+         (select generate_series(0, 4600, 331) union all select generate_series(28000, 32768, 331)) b(j),
+         unnest(array[-1, 0, 1]) s
+  ) p where lat between -90 and 90 and lon between -180 and 180
+    and private.geohash6(lat, lon) <> private.geohash(lat, lon, 6)), 0,
+  'geohash6 equals the bisection on 5000 random points and on cell boundaries');
 
 -- publishing: the first sample is stored and reported with its channels
 select tests.act_as(:'bob');
