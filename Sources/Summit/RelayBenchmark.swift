@@ -55,6 +55,8 @@ public struct RelayBenchmark: Sendable {
         public var halfLoadP99Milliseconds: Double
         /// Positions replaced in full subscriber buffers over the whole of (b).
         public var overflowDrops: Int
+        /// Positions a subscriber received from someone not its friend: must be 0.
+        public var misdelivered: Int
         public var ratio: Double { summitPublishesPerSecond / rawPublishesPerSecond }
 
         enum CodingKeys: String, CodingKey {
@@ -66,7 +68,7 @@ public struct RelayBenchmark: Sendable {
             case halfLoadPublishesPerSecond = "half_load_publishes_per_second"
             case halfLoadDeliveriesPerSecond = "half_load_deliveries_per_second"
             case halfLoadP50Milliseconds = "half_load_p50_ms", halfLoadP99Milliseconds = "half_load_p99_ms"
-            case overflowDrops = "overflow_drops", ratio
+            case overflowDrops = "overflow_drops", misdelivered, ratio
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -85,6 +87,7 @@ public struct RelayBenchmark: Sendable {
             try container.encode(halfLoadP50Milliseconds, forKey: .halfLoadP50Milliseconds)
             try container.encode(halfLoadP99Milliseconds, forKey: .halfLoadP99Milliseconds)
             try container.encode(overflowDrops, forKey: .overflowDrops)
+            try container.encode(misdelivered, forKey: .misdelivered)
             try container.encode(ratio, forKey: .ratio)
         }
     }
@@ -137,7 +140,7 @@ public struct RelayBenchmark: Sendable {
                 halfLoadDeliveriesPerSecond: half.deliveries,
                 halfLoadP50Milliseconds: Self.percentile(half.latencies, 0.50),
                 halfLoadP99Milliseconds: Self.percentile(half.latencies, 0.99),
-                overflowDrops: statistics.dropped[.overflow, default: 0])
+                overflowDrops: statistics.dropped[.overflow, default: 0], misdelivered: tally.misdelivered)
         } catch {
             await relay.close()
             throw error
@@ -186,12 +189,17 @@ public struct RelayBenchmark: Sendable {
     private func subscribeEveryone(_ people: [UUID], to relay: Relay, tally: Tally) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             var started = 0
-            for person in people {
+            let half = settings.friendsPerSubscriber / 2
+            for (index, person) in people.enumerated() {
                 if started >= 32 { try await group.next() }
                 started += 1
+                // The ring's neighbours on both sides: whom this subscriber may hear from.
+                let friends = Set((1...half).flatMap { step in
+                    [people[(index + step) % people.count], people[(index - step + people.count) % people.count]]
+                })
                 group.addTask {
                     let subscription = try await relay.subscribe(user: person)
-                    Task.detached { await Self.consume(subscription, into: tally) }
+                    Task.detached { await Self.consume(subscription, friends: friends, into: tally) }
                     guard try await subscription.enter(resort: Self.resort) else {
                         throw CLIError("a subscriber did not go live", fix: "run the benchmark again")
                     }
@@ -201,18 +209,22 @@ public struct RelayBenchmark: Sendable {
         }
     }
 
-    /// One subscriber's consumer: takes whole bursts, notes when each position arrived.
-    private static func consume(_ subscription: RelaySubscription, into tally: Tally) async {
+    /// One subscriber's consumer: takes whole bursts, notes when each position arrived,
+    /// and checks that it came from a friend.
+    private static func consume(_ subscription: RelaySubscription, friends: Set<UUID>, into tally: Tally) async {
         while let batch = await subscription.nextBatch() {
             let now = Date().timeIntervalSince1970
             var latencies: [Double] = []
             latencies.reserveCapacity(batch.count)
+            var strangers = 0
             for event in batch {
                 if case .position(let position) = event {
                     latencies.append((now - Double(position.packet.capturedMicros) / 1_000_000) * 1000)
+                    if !friends.contains(position.packet.userID) { strangers += 1 }
                 }
             }
             if !latencies.isEmpty { tally.record(latencies) }
+            if strangers > 0 { tally.misdeliver(strangers) }
         }
     }
 
@@ -349,6 +361,7 @@ final class Tally: @unchecked Sendable {
     private var keepLatencies = false
     private var counted = 0
     private var kept: [Double] = []
+    private var strangers = 0
 
     func open(_ window: Window, keepingLatencies: Bool = false) {
         lock.withLock {
@@ -376,6 +389,10 @@ final class Tally: @unchecked Sendable {
         }
     }
 
+    /// Deliveries from a non-friend, whenever they happened.
+    func misdeliver(_ count: Int) { lock.withLock { strangers += count } }
+
+    var misdelivered: Int { lock.withLock { strangers } }
     var count: Int { lock.withLock { counted } }
     var latencies: [Double] { lock.withLock { kept } }
 }

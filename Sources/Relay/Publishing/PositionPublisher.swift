@@ -27,37 +27,36 @@ public enum PositionPublisher {
         }
     }
 
+    /// The RPC's answer, taken apart in SQL so no JSON is parsed here on the hot path.
     private struct Answer: Decodable {
         var status: String
         var geohash6: String?
         var channels: [String]?
         var packetBytes: Int?
-        var storedCapturedAt: String?
-
-        enum CodingKeys: String, CodingKey {
-            case status, geohash6, channels, packetBytes = "packet_bytes", storedCapturedAt = "stored_captured_at"
-        }
+        var storedCapturedAt: Date?
     }
 
     /// Publishes `sample` as `user` on `connection` (outside any transaction).
     public static func publish(_ sample: PositionSample, as user: UUID, on connection: PostgresConnection) async throws -> Outcome {
         let query: PostgresQuery = """
-            select meet.broadcast_position(
+            select a ->> 'status' as status, a ->> 'geohash6' as geohash6,
+                   array(select jsonb_array_elements_text(a -> 'channels')) as channels,
+                   (a ->> 'packet_bytes')::int as packet_bytes, (a ->> 'stored_captured_at')::timestamptz as stored_captured_at
+            from meet.broadcast_position(
               p_resort_id => \(sample.resortID), p_lat => \(sample.latitude), p_lon => \(sample.longitude),
               p_captured_at => \(sample.capturedAt), p_accuracy_m => \(sample.accuracy), p_altitude_m => \(sample.altitude),
               p_speed_mps => \(sample.speed), p_heading_deg => \(sample.heading), p_node_id => \(sample.nodeID),
-              p_edge_id => \(sample.edgeID), p_edge_fraction => \(sample.edgeFraction))::text
+              p_edge_id => \(sample.edgeID), p_edge_fraction => \(sample.edgeFraction)) a
             """
-        let text: String
+        let answer: Answer
         do {
-            text = try await connection.query(query, as: .user(user)).scalar(String.self)
+            answer = try await connection.query(query, as: .user(user)).first(as: Answer.self)!
         } catch let error as PostgresError where error.code == .raiseException {
             throw Refusal(code: error.message, hint: error.hint)
         }
-        let answer = try JSONDecoder().decode(Answer.self, from: Data(text.utf8))
         if answer.status == "published" {
             return .published(geohash6: answer.geohash6 ?? "", channels: answer.channels ?? [], packetBytes: answer.packetBytes ?? 0)
         }
-        return .ignored(storedCapturedAt: answer.storedCapturedAt.flatMap { PostgresTimestamp.parse($0) })
+        return .ignored(storedCapturedAt: answer.storedCapturedAt)
     }
 }

@@ -98,7 +98,8 @@ extension BenchCommand {
             "",
             "ratio (b)/(a) publishes/s: \(String(format: "%.2f", result.ratio)) (target at least 0.5: \(ratioMet ? "met" : "missed"))",
             "p99 at half load: \(ms(result.halfLoadP99Milliseconds)) (target under 50 ms: \(latencyMet ? "met" : "missed"))",
-            "positions dropped in full subscriber buffers: \(result.overflowDrops.formatted())",
+            "positions dropped in full subscriber buffers: \(result.overflowDrops.formatted()); "
+                + "delivered from a non-friend: \(result.misdelivered.formatted())",
         ]).joined(separator: "\n")
     }
 }
