@@ -47,18 +47,21 @@ create policy live_presence_friend_read on meet.live_presence
   using (user_id in (select private.my_unblocked_friend_ids()));
 
 -- The packet friends receive (spec §7.2), as compact JSON with short keys;
--- absent fields are left out. `at` is the capture time in Unix seconds with
+-- absent fields are left out. It carries no name (`n` is optional): the relay
+-- labels positions from each subscriber's social snapshot, which has every
+-- friend's display name, so the publish path never reads the profile. `at` is the capture time in Unix seconds with
 -- microseconds. Its largest possible size is bounded by the column checks
 -- (see the README): far below NOTIFY's 8000-byte limit.
 -- (PL/pgSQL rather than SQL: a SQL function that cannot be inlined is planned
 -- anew on every call, which on the publish path cost more than everything else.)
-create or replace function private.position_packet(p meet.live_presence, p_name text) returns text
+drop function if exists private.position_packet(meet.live_presence, text);
+create or replace function private.position_packet(p meet.live_presence) returns text
   language plpgsql immutable parallel safe
   set search_path = ''
   as $$
 begin
   return json_strip_nulls(json_build_object(
-    'u', p.user_id, 'n', nullif(p_name, ''), 'lat', p.lat, 'lon', p.lon,
+    'u', p.user_id, 'lat', p.lat, 'lon', p.lon,
     'at', extract(epoch from p.captured_at),
     'acc', p.accuracy_m, 'alt', p.altitude_m, 'spd', p.speed_mps, 'hdg', p.heading_deg,
     'node', p.node_id, 'edge', p.edge_id, 'frac', p.edge_fraction,
@@ -134,8 +137,8 @@ $$;
 --
 -- This is the hot path of the realtime relay, so it does the least it can:
 -- one combined test of every rule (refuse_position explains a failure), one
--- read of the profile, one upsert (a HOT update of an unlogged row), one
--- statement for both notifications. The commit does not wait for its WAL
+-- update (a HOT update of an unlogged row; the profile is read only for a
+-- sender's first row), one statement for both notifications. The commit does not wait for its WAL
 -- flush: a position is ephemeral, the next sample replaces it within seconds,
 -- and a crash can only lose the newest fraction of a second of them. This
 -- holds for the caller's transaction, which through the gateway is this call.
@@ -158,8 +161,8 @@ create or replace function meet.broadcast_position(
 declare
   v_uid uuid := auth.uid();
   v_now timestamptz := summit.now();
-  v_name text;
   v_row meet.live_presence;
+  v_stored timestamptz;
   v_packet text;
 begin
   if not coalesce(
@@ -179,29 +182,43 @@ begin
       p_speed_mps, p_heading_deg, p_node_id, p_edge_id, p_edge_fraction, v_now);
   end if;
 
-  select coalesce(nullif(p.display_name, ''), p.username) into v_name from social.profiles p where p.id = v_uid;
-  if v_name is null then
-    perform private.fail('no_profile', 'Choose a username first (claim_username).');
-  end if;
-
-  insert into meet.live_presence as stored (user_id, resort_id, lat, lon, accuracy_m, altitude_m, speed_mps,
-    heading_deg, node_id, edge_id, edge_fraction, geohash6, captured_at, received_at)
-  values (v_uid, p_resort_id, p_lat, p_lon, p_accuracy_m, p_altitude_m, p_speed_mps, p_heading_deg,
-    p_node_id, p_edge_id, p_edge_fraction, private.geohash6(p_lat, p_lon), p_captured_at, v_now)
-  on conflict (user_id) do update
-    set resort_id = excluded.resort_id, lat = excluded.lat, lon = excluded.lon,
-        accuracy_m = excluded.accuracy_m, altitude_m = excluded.altitude_m, speed_mps = excluded.speed_mps,
-        heading_deg = excluded.heading_deg, node_id = excluded.node_id, edge_id = excluded.edge_id,
-        edge_fraction = excluded.edge_fraction, geohash6 = excluded.geohash6,
-        captured_at = excluded.captured_at, received_at = excluded.received_at
-    where stored.captured_at < excluded.captured_at
+  -- Nearly every sample replaces the sender's row: try that first (a HOT update).
+  update meet.live_presence as stored
+    set resort_id = p_resort_id, lat = p_lat, lon = p_lon, accuracy_m = p_accuracy_m, altitude_m = p_altitude_m,
+        speed_mps = p_speed_mps, heading_deg = p_heading_deg, node_id = p_node_id, edge_id = p_edge_id,
+        edge_fraction = p_edge_fraction, geohash6 = private.geohash6(p_lat, p_lon),
+        captured_at = p_captured_at, received_at = v_now
+    where stored.user_id = v_uid and stored.captured_at < p_captured_at
   returning * into v_row;
   if v_row.user_id is null then
-    return jsonb_build_object('status', 'ignored', 'reason', 'not_newer',
-      'stored_captured_at', (select l.captured_at from meet.live_presence l where l.user_id = v_uid));
+    -- Either the stored sample is as new or newer (ignore this one), or there is none yet.
+    select l.captured_at into v_stored from meet.live_presence l where l.user_id = v_uid;
+    if v_stored is not null then
+      return jsonb_build_object('status', 'ignored', 'reason', 'not_newer', 'stored_captured_at', v_stored);
+    end if;
+    if not exists (select 1 from social.profiles p where p.id = v_uid) then
+      perform private.fail('no_profile', 'Choose a username first (claim_username).');
+    end if;
+    insert into meet.live_presence as stored (user_id, resort_id, lat, lon, accuracy_m, altitude_m, speed_mps,
+      heading_deg, node_id, edge_id, edge_fraction, geohash6, captured_at, received_at)
+    values (v_uid, p_resort_id, p_lat, p_lon, p_accuracy_m, p_altitude_m, p_speed_mps, p_heading_deg,
+      p_node_id, p_edge_id, p_edge_fraction, private.geohash6(p_lat, p_lon), p_captured_at, v_now)
+    -- A first sample racing another first sample of the same sender: the newer one stays.
+    on conflict (user_id) do update
+      set resort_id = excluded.resort_id, lat = excluded.lat, lon = excluded.lon,
+          accuracy_m = excluded.accuracy_m, altitude_m = excluded.altitude_m, speed_mps = excluded.speed_mps,
+          heading_deg = excluded.heading_deg, node_id = excluded.node_id, edge_id = excluded.edge_id,
+          edge_fraction = excluded.edge_fraction, geohash6 = excluded.geohash6,
+          captured_at = excluded.captured_at, received_at = excluded.received_at
+      where stored.captured_at < excluded.captured_at
+    returning * into v_row;
+    if v_row.user_id is null then
+      return jsonb_build_object('status', 'ignored', 'reason', 'not_newer', 'stored_captured_at',
+        (select l.captured_at from meet.live_presence l where l.user_id = v_uid));
+    end if;
   end if;
 
-  v_packet := private.position_packet(v_row, v_name);
+  v_packet := private.position_packet(v_row);
   perform set_config('synchronous_commit', 'off', true),
     pg_notify('pos:cell:' || v_row.geohash6, v_packet), pg_notify('pos:resort:' || p_resort_id, v_packet);
   return jsonb_build_object('status', 'published', 'geohash6', v_row.geohash6,
@@ -242,7 +259,7 @@ end
 $$;
 
 revoke all on function meet.presence_ttl(), meet.max_future_skew(), private.my_unblocked_friend_ids(),
-  private.position_packet(meet.live_presence, text),
+  private.position_packet(meet.live_presence),
   private.refuse_position(text, double precision, double precision, timestamptz, double precision, double precision,
     double precision, double precision, text, text, double precision, timestamptz),
   meet.broadcast_position(text, double precision, double precision, timestamptz, double precision,

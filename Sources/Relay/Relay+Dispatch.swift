@@ -42,7 +42,10 @@ extension Relay {
         switch record.state.receive(packet, now: now) {
         case .deliver(let freshness):
             statistics.delivered += 1
-            if !record.mailbox.push(.position(FriendPosition(packet: packet, source: source, freshness: freshness))) {
+            // Packets carry no names: the subscriber's own snapshot has its friends' display names.
+            var labelled = packet
+            if labelled.name == nil { labelled.name = record.state.filter.label(of: packet.userID) }
+            if !record.mailbox.push(.position(FriendPosition(packet: labelled, source: source, freshness: freshness))) {
                 statistics.drop(.overflow)
             }
         case .hold:

@@ -60,7 +60,7 @@ extension Relay {
         let now = options.clock()
         for row in rows {
             let packet = PositionPacket(
-                userID: row.userId, name: record.state.filter.label(of: row.userId),
+                userID: row.userId,
                 latitude: row.lat, longitude: row.lon, capturedMicros: row.capturedMicros,
                 accuracy: row.accuracyM, altitude: row.altitudeM, speed: row.speedMps, heading: row.headingDeg,
                 nodeID: row.nodeId, edgeID: row.edgeId, edgeFraction: row.edgeFraction, resortID: row.resortId)

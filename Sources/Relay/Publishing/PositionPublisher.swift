@@ -27,20 +27,10 @@ public enum PositionPublisher {
         }
     }
 
-    /// The RPC's answer, taken apart in SQL so no JSON is parsed here on the hot path.
-    private struct Answer: Decodable {
-        var status: String
-        var geohash6: String?
-        var channels: [String]?
-        var packetBytes: Int?
-        var storedCapturedAt: Date?
-    }
-
     /// Publishes `sample` as `user` on `connection` (outside any transaction).
     public static func publish(_ sample: PositionSample, as user: UUID, on connection: PostgresConnection) async throws -> Outcome {
         let query: PostgresQuery = """
             select a ->> 'status' as status, a ->> 'geohash6' as geohash6,
-                   array(select jsonb_array_elements_text(a -> 'channels')) as channels,
                    (a ->> 'packet_bytes')::int as packet_bytes, (a ->> 'stored_captured_at')::timestamptz as stored_captured_at
             from meet.broadcast_position(
               p_resort_id => \(sample.resortID), p_lat => \(sample.latitude), p_lon => \(sample.longitude),
@@ -48,15 +38,20 @@ public enum PositionPublisher {
               p_speed_mps => \(sample.speed), p_heading_deg => \(sample.heading), p_node_id => \(sample.nodeID),
               p_edge_id => \(sample.edgeID), p_edge_fraction => \(sample.edgeFraction)) a
             """
-        let answer: Answer
+        // The answer is taken apart in SQL and read by position: no JSON is parsed here on the hot path.
+        let row: PostgresRow
         do {
-            answer = try await connection.query(query, as: .user(user)).first(as: Answer.self)!
+            row = try await connection.query(query, as: .user(user))[0]
         } catch let error as PostgresError where error.code == .raiseException {
             throw Refusal(code: error.message, hint: error.hint)
         }
-        if answer.status == "published" {
-            return .published(geohash6: answer.geohash6 ?? "", channels: answer.channels ?? [], packetBytes: answer.packetBytes ?? 0)
+        if try row.decode(String.self, at: 0) == "published" {
+            let cell = try row.decode(String.self, at: 1)
+            // The channels the RPC notified (it reports the same two names).
+            return .published(geohash6: cell, channels: [RelayChannel.cellPositions(cell).name,
+                                                        RelayChannel.resortPositions(sample.resortID).name],
+                              packetBytes: try row.decode(Int.self, at: 2))
         }
-        return .ignored(storedCapturedAt: answer.storedCapturedAt)
+        return .ignored(storedCapturedAt: try row.decode(Date?.self, at: 3))
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 public struct PositionPacket: Sendable, Equatable {
     /// `u`: the sender.
     public var userID: UUID
-    /// `n`: the sender's display name (else username) when it was sent.
+    /// `n`: a label for the sender. The server's packets leave it out; the relay fills
+    /// it from the subscriber's social snapshot (display name, else username).
     public var name: String?
     public var latitude: Double
     public var longitude: Double
