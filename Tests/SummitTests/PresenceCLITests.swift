@@ -98,3 +98,40 @@ actor Finished {
     private(set) var value = false
     func set() { value = true }
 }
+
+/// The worker's loop in this process: it starts the relay and sweeps on its interval.
+@Suite struct WorkerTests {
+    @Test func theRunningWorkerSweepsOnItsIntervalAndStopsWhenCancelled() async throws {
+        try await CLIHarness.withFreshDatabase { cli in
+            try await cli.ok("users", "add", "ann")
+            try await cli.ok("presence", "publish", "--as", "ann", "--resort", "vail", "--lat", "1", "--lon", "0")
+            let lines = LogLines()
+            let worker = Worker(cli.database, options: Worker.Options(presenceSweepInterval: .milliseconds(200),
+                                                                    reportInterval: .seconds(60))) { lines.append($0) }
+            let running = Task { try await worker.run() }
+            // Fresh, the position stays; once it is 16 minutes old, the next sweep takes it.
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await cli.scalar("select count(*) from meet.live_presence", as: Int.self) == 1)
+            #expect(await worker.relay != nil, "the worker holds a running relay")
+            try await cli.execute("update meet.live_presence set received_at = now() - interval '16 minutes'")
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try await cli.scalar("select count(*) from meet.live_presence", as: Int.self) > 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(try await cli.scalar("select count(*) from meet.live_presence", as: Int.self) == 0)
+            running.cancel()
+            try await running.value
+            #expect(lines.all.contains("worker: swept 1 expired live position"))
+            #expect(lines.all.last == "worker: stopped")
+            #expect(await worker.relay == nil)
+        }
+    }
+}
+
+/// Log lines collected from another task.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
