@@ -15,11 +15,11 @@ import Postgres
 public actor Relay {
     public struct Options: Sendable {
         /// Events a subscriber's buffer holds before positions start replacing each other.
-        public var mailboxCapacity = 256
+        public var mailboxCapacity: Int
         /// Connections for reading snapshots and stored positions as subscribers.
-        public var readerConnections = 2
+        public var readerConnections: Int
         /// The clock freshness is measured on.
-        public var clock: @Sendable () -> Date = { Date() }
+        public var clock: @Sendable () -> Date
 
         public init(mailboxCapacity: Int = 256, readerConnections: Int = 2,
                     clock: @escaping @Sendable () -> Date = { Date() }) {
