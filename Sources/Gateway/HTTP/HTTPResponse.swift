@@ -34,14 +34,17 @@ public struct HTTPResponse: Sendable {
     /// The head and body as bytes on the wire.
     func serialized(keepAlive: Bool, includeBody: Bool, date: String) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(Self.reason(for: status))\r\n"
-        for (name, value) in headers.fields where name != "content-length" && name != "connection" {
+        // A switch of protocols keeps its own Connection: Upgrade; every other answer says keep-alive or close.
+        let switching = status == 101
+        for (name, value) in headers.fields where name != "content-length" && (switching || name != "connection") {
             head += Self.canonicalName(name) + ": " + value + "\r\n"
         }
         if Self.carriesBody(status) {
             head += "Content-Length: \(body.count)\r\n"
         }
         head += "Date: " + date + "\r\n"
-        head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
+        if !switching { head += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n" }
+        head += "\r\n"
         var bytes = Array(head.utf8)
         if includeBody && Self.carriesBody(status) { bytes += body }
         return bytes
