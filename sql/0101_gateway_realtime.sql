@@ -179,9 +179,8 @@ drop trigger if exists realtime_changes on social.friendships;
 create trigger realtime_changes after insert or update or delete on social.friendships
   for each row execute function private.realtime_change('user_a,user_b', 'user_a', 'user_b');
 
+-- (social.friend_requests is not published: clients may not read it, only its RPCs.)
 drop trigger if exists realtime_changes on social.friend_requests;
-create trigger realtime_changes after insert or update or delete on social.friend_requests
-  for each row execute function private.realtime_change('id', 'from_id', 'to_id');
 
 do $$
 begin

@@ -147,7 +147,7 @@ actor RealtimeSession {
                     let binding = try ChangeBinding.parse(object, id: Int.random(in: 1...Int(Int32.max)) &+ index)
                     guard try await service.catalog.published(schema: binding.schema, table: binding.table) != nil else {
                         return send(PhoenixMessage.refusal(to: message,
-                            "\(binding.schema).\(binding.table) does not send changes: Summit publishes social.friendships, social.friend_requests and meet.meet_requests",
+                            "\(binding.schema).\(binding.table) does not send changes: Summit publishes social.friendships and meet.meet_requests",
                             serializer: serializer))
                     }
                     channel.bindings.append(binding)

@@ -10,6 +10,8 @@ public final class HTTPServer: Sendable {
     private let loop: EventLoop
     private let core: GatewayServerCore
     public let options: ServerOptions
+    /// The counters as they stood when the loop stopped (it answers nothing after).
+    private let final = FinalStatistics()
 
     public init(options: ServerOptions, responder: some HTTPResponder) throws {
         self.options = options
@@ -30,7 +32,8 @@ public final class HTTPServer: Sendable {
 
     public var statistics: ServerStatistics {
         get async {
-            await withCheckedContinuation { continuation in
+            if let stopped = final.value { return stopped }
+            return await withCheckedContinuation { continuation in
                 loop.execute { [core] in continuation.resume(returning: core.currentStatistics()) }
             }
         }
@@ -48,7 +51,24 @@ public final class HTTPServer: Sendable {
             if open == 0 { break }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        loop.execute { [core] in core.closeAll() }
+        let last: ServerStatistics = await withCheckedContinuation { continuation in
+            loop.execute { [core] in
+                core.closeAll()
+                continuation.resume(returning: core.currentStatistics())
+            }
+        }
+        final.value = last
         await loop.stop()
+    }
+}
+
+/// Set once, read from anywhere.
+private final class FinalStatistics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: ServerStatistics?
+
+    var value: ServerStatistics? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
