@@ -99,7 +99,7 @@ begin
   end if;
   for v_topic in
     with gone as (delete from realtime.gateway_presences where node_id = any(v_dead) returning *)
-    select topic, array_agg(gone) as rows from gone group by topic
+    select topic, array_agg(gone::realtime.gateway_presences) as rows from gone group by topic
   loop
     perform pg_notify(realtime.gateway_channel(v_topic.topic), jsonb_build_object(
       'kind', 'presence', 'topic', v_topic.topic, 'joins', '{}'::jsonb,
@@ -121,7 +121,7 @@ declare
 begin
   for v_topic in
     with gone as (delete from realtime.gateway_presences where node_id = p_node returning *)
-    select topic, array_agg(gone) as rows from gone group by topic
+    select topic, array_agg(gone::realtime.gateway_presences) as rows from gone group by topic
   loop
     perform pg_notify(realtime.gateway_channel(v_topic.topic), jsonb_build_object(
       'kind', 'presence', 'topic', v_topic.topic, 'joins', '{}'::jsonb,

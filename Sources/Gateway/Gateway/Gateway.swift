@@ -14,6 +14,7 @@ public final class Gateway: Sendable {
     public let server: HTTPServer
     let context: GatewayContext
     let realtime: RealtimeService
+    private let stopping = Once()
 
     public init(database: PostgresConfiguration, configuration: GatewayConfiguration,
                 clock: @escaping @Sendable () -> Date = { Date() }) async throws {
@@ -35,8 +36,22 @@ public final class Gateway: Sendable {
     /// Stops accepting, finishes requests in flight, closes WebSockets (1001), then
     /// releases the relay and the database connections.
     public func shutdown() async {
+        guard stopping.claim() else { return }
         await server.shutdown()
         await realtime.close()
         await context.pool.close()
+    }
+}
+
+/// Lets one caller through.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var claimed = false
+
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
     }
 }

@@ -42,6 +42,7 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, lets requests in flight finish and WebSockets close (1001),
     /// waits up to the drain timeout, then closes whatever is left and stops the loop.
     public func shutdown() async {
+        guard final.claimShutdown() else { return }
         loop.execute { [core] in core.beginDrain() }
         let deadline = ContinuousClock.now + options.drainTimeout
         while ContinuousClock.now < deadline {
@@ -66,6 +67,15 @@ public final class HTTPServer: Sendable {
 private final class FinalStatistics: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: ServerStatistics?
+    private var shuttingDown = false
+
+    /// True for the first caller only: a second shutdown has nothing to do.
+    func claimShutdown() -> Bool {
+        lock.withLock {
+            defer { shuttingDown = true }
+            return !shuttingDown
+        }
+    }
 
     var value: ServerStatistics? {
         get { lock.withLock { stored } }

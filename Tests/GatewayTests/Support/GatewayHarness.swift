@@ -92,6 +92,16 @@ func withGateway<T>(
     configure: (inout GatewayConfiguration) -> Void = { _ in },
     _ body: (GatewayHarness) async throws -> T
 ) async throws -> T {
+    try await withGateways(1, configure: configure) { try await body($0[0]) }
+}
+
+/// `count` gateways (as separate processes would be: each its own relay, listener and
+/// pool) on one fresh database, sharing the secret and the clock.
+func withGateways<T>(
+    _ count: Int,
+    configure: (inout GatewayConfiguration) -> Void = { _ in },
+    _ body: ([GatewayHarness]) async throws -> T
+) async throws -> T {
     try await withFreshDatabase { database in
         let values = GatewayConfiguration.parseEnvironmentFile(GatewayConfiguration.generateKeys())
         var configuration = try GatewayConfiguration.from(values)
@@ -100,15 +110,18 @@ func withGateway<T>(
         configuration.databaseConnections = 4
         configure(&configuration)
         let clock = TestClock()
-        let gateway = try await Gateway(database: database, configuration: configuration, clock: { clock.now() })
-        try gateway.start()
-        let harness = GatewayHarness(gateway: gateway, database: database, configuration: configuration, clock: clock)
+        var harnesses: [GatewayHarness] = []
+        for _ in 0..<count {
+            let gateway = try await Gateway(database: database, configuration: configuration, clock: { clock.now() })
+            try gateway.start()
+            harnesses.append(GatewayHarness(gateway: gateway, database: database, configuration: configuration, clock: clock))
+        }
         do {
-            let value = try await body(harness)
-            await gateway.shutdown()
+            let value = try await body(harnesses)
+            for harness in harnesses { await harness.gateway.shutdown() }
             return value
         } catch {
-            await gateway.shutdown()
+            for harness in harnesses { await harness.gateway.shutdown() }
             throw error
         }
     }
