@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Gateway
 import Postgres
+import Summit
 import SummitTestSupport
 import Testing
 
@@ -58,27 +59,9 @@ import Testing
 /// DATABASE_URL for a test database, and nginx with a self-signed certificate.
 enum CompatibilityEnvironment {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// Pinned, so the suite tests one known version of the client.
-    static let packages = ["supabase==2.34.1", "websockets==15.0.1"]
-
-    /// `.build/compat-venv/bin/python` with the packages installed (scripts/test makes it; made here if missing).
+    /// `.build/gateway-venv/bin/python` with the client from PyPI (scripts/test makes it; made here if missing).
     static func python() async throws -> String {
-        let venv = root.appendingPathComponent(".build/compat-venv")
-        let python = venv.appendingPathComponent("bin/python").path
-        let marker = venv.appendingPathComponent("installed-" + packages.joined(separator: "_")).path
-        if FileManager.default.fileExists(atPath: marker) { return python }
-        try await withTemporaryFolder { folder in
-            let create = try ChildProcess("/usr/bin/env", ["python3", "-m", "venv", venv.path], in: folder)
-            guard await create.wait(timeout: .seconds(120)) == 0 else {
-                throw ChildProcess.Failure(description: "cannot create \(venv.path): \(create.stderr.suffix(800)) — install python3-venv (scripts/packages --test)")
-            }
-            let install = try ChildProcess(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + packages, in: folder)
-            guard await install.wait(timeout: .seconds(600)) == 0 else {
-                throw ChildProcess.Failure(description: "pip could not install \(packages.joined(separator: " ")): \(install.stderr.suffix(800)) — check access to PyPI")
-            }
-        }
-        FileManager.default.createFile(atPath: marker, contents: Data())
-        return python
+        try await GatewayPython.python(workspace: root)
     }
 
     /// A libpq connection string for `configuration`, for DATABASE_URL.
