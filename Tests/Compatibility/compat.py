@@ -25,7 +25,7 @@ from supabase_auth.errors import AuthApiError
 CONFIG = json.load(open(sys.argv[1]))
 STEP = 0
 PICTURE = b"RIFF\x00\x00\x00\x00WEBPVP8 " + bytes(range(256)) * 4
-WAIT = 10  # seconds any expected event may take
+WAIT = 20  # seconds any expected event may take (CI machines are busy)
 
 
 def ok(name):

@@ -20,7 +20,7 @@ import Testing
                 let keys = folder.appendingPathComponent("gateway.env")
                 try GatewayConfiguration.generateKeys().write(to: keys, atomically: true, encoding: .utf8)
                 let values = GatewayConfiguration.parseEnvironmentFile(try String(contentsOf: keys, encoding: .utf8))
-                let environment = ["DATABASE_URL": CompatibilityEnvironment.conninfo(database), "SUMMIT_GATEWAY_CONFIG": keys.path]
+                let environment = ["DATABASE_URL": database.conninfo, "SUMMIT_GATEWAY_CONFIG": keys.path]
                 let summit = productsDirectory.appendingPathComponent("summit").path
                 let first = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
                 let second = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
@@ -62,13 +62,6 @@ enum CompatibilityEnvironment {
     /// `.build/gateway-venv/bin/python` with the client from PyPI (scripts/test makes it; made here if missing).
     static func python() async throws -> String {
         try await GatewayPython.python(workspace: root)
-    }
-
-    /// A libpq connection string for `configuration`, for DATABASE_URL.
-    static func conninfo(_ configuration: PostgresConfiguration) -> String {
-        configuration.parameters.sorted { $0.key < $1.key }
-            .map { "\($0.key)='" + $0.value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'" }
-            .joined(separator: " ")
     }
 
     struct Proxy {

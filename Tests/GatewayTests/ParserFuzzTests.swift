@@ -3,13 +3,14 @@ import Foundation
 import Testing
 
 /// The fuzz target for the HTTP and WebSocket frame parsers: seeded, with a fixed
-/// budget (GATEWAY_FUZZ_ITERATIONS, default 2000 per family; GATEWAY_FUZZ_SEED to
+/// budget (GATEWAY_FUZZ_ITERATIONS, default 1000 per family; GATEWAY_FUZZ_SEED to
 /// replay one). Valid inputs must parse to exactly what was generated however the
 /// bytes are split; mutated inputs must never trap, must fail only with the
 /// statuses and close codes the server answers, and must be read the same way
-/// whichever way the bytes arrive.
-@Suite struct ParserFuzzTests {
-    static let iterations = Int(ProcessInfo.processInfo.environment["GATEWAY_FUZZ_ITERATIONS"] ?? "") ?? 2000
+/// whichever way the bytes arrive. Serialized and yielding: it is pure computation,
+/// and must not hold the cooperative pool from tests that wait on sockets.
+@Suite(.serialized) struct ParserFuzzTests {
+    static let iterations = Int(ProcessInfo.processInfo.environment["GATEWAY_FUZZ_ITERATIONS"] ?? "") ?? 1000
     static let seed = UInt64(ProcessInfo.processInfo.environment["GATEWAY_FUZZ_SEED"] ?? "") ?? 0x5EED_CAFE
 
     static var limits: HTTPLimits {
@@ -143,9 +144,11 @@ import Testing
         }
     }
 
-    @Test func validRequestsParseExactlyHoweverTheyArrive() {
+    @Test func validRequestsParseExactlyHoweverTheyArrive() async {
         var random = SeededRandom(seed: Self.seed)
         for iteration in 0..<Self.iterations {
+            // CPU-bound: let the cooperative pool's other work through now and then.
+            if iteration % 50 == 0 { await Task.yield() }
             let generated = Self.validRequest(&random)
             let whole = Self.parseHTTP(generated.bytes, pieces: [generated.bytes.count])
             let split = Self.parseHTTP(generated.bytes, pieces: Self.randomPieces(generated.bytes.count, &random))
@@ -158,10 +161,12 @@ import Testing
         }
     }
 
-    @Test func brokenRequestsFailCleanlyAndConsistently() {
+    @Test func brokenRequestsFailCleanlyAndConsistently() async {
         var random = SeededRandom(seed: Self.seed &+ 1)
         let allowed: Set<Int> = [400, 413, 414, 417, 431, 501, 505]
         for iteration in 0..<Self.iterations {
+            // CPU-bound: let the cooperative pool's other work through now and then.
+            if iteration % 50 == 0 { await Task.yield() }
             let bytes = Self.mutate(Self.validRequest(&random).bytes, &random)
             let whole = Self.parseHTTP(bytes, pieces: [bytes.count])
             let bytewise = Self.parseHTTP(bytes, pieces: Array(repeating: 1, count: bytes.count))
@@ -235,9 +240,11 @@ import Testing
         return (bytes, expected)
     }
 
-    @Test func validFrameStreamsParseExactlyHoweverTheyArrive() {
+    @Test func validFrameStreamsParseExactlyHoweverTheyArrive() async {
         var random = SeededRandom(seed: Self.seed &+ 2)
         for iteration in 0..<Self.iterations {
+            // CPU-bound: let the cooperative pool's other work through now and then.
+            if iteration % 50 == 0 { await Task.yield() }
             let (bytes, expected) = Self.validFrames(&random)
             let whole = Self.parseFrames(bytes, pieces: [bytes.count])
             let ok = whole == FrameOutcome(messages: expected, error: nil)
@@ -247,9 +254,11 @@ import Testing
         }
     }
 
-    @Test func brokenFramesCloseWithProtocolCodesAndNeverTrap() {
+    @Test func brokenFramesCloseWithProtocolCodesAndNeverTrap() async {
         var random = SeededRandom(seed: Self.seed &+ 3)
         for iteration in 0..<Self.iterations {
+            // CPU-bound: let the cooperative pool's other work through now and then.
+            if iteration % 50 == 0 { await Task.yield() }
             let bytes = Self.mutate(Self.validFrames(&random).0, &random)
             let whole = Self.parseFrames(bytes, pieces: [bytes.count])
             let chunks = Self.parseFrames(bytes, pieces: Self.randomPieces(bytes.count, &random))

@@ -102,6 +102,9 @@ import Testing
             let fresh = try await gateway.http("POST", "/auth/v1/token?grant_type=refresh_token", json: ["refresh_token": ann.refreshToken])
             let token = try #require((fresh.json as? [String: Any])?["access_token"] as? String)
             await client.push("realtime:room", "access_token", ["access_token": token])
+            // A socket's messages are handled in order: once the heartbeat is answered, so is the token.
+            let beat = await client.push("phoenix", "heartbeat")
+            _ = try await client.next { $0["ref"] as? String == beat }
             // Past the first token's expiry, within the new one's: still joined.
             gateway.clock.advance(700)
             #expect(!(await client.receives(within: .seconds(2)) { $0.event == "system" || $0.event == "phx_close" }))

@@ -110,10 +110,10 @@ import Testing
     }
 
     @Test func silentSocketsAreClosed() async throws {
-        try await withTestServer { server in
+        try await withTestServer(configure: { $0.webSocketIdleTimeout = .seconds(3) }) { server in
             let client = try RawClient(port: server.port)
             _ = try await client.upgrade("/ws")
-            let close = try await client.readFrame(timeout: .seconds(6))
+            let close = try await client.readFrame(timeout: .seconds(20))
             #expect(close.opcode == .close)
             #expect(close.payload.prefix(2) == [0x03, 0xF0], "1008 after the idle timeout")
         }

@@ -38,7 +38,7 @@ final class PhoenixClient: @unchecked Sendable {
     }
 
     /// The next message satisfying `predicate` (others stay queued for later calls).
-    func next(timeout: Duration = .seconds(10), _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any] {
+    func next(timeout: Duration = .seconds(30), _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any] {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let index = pending.firstIndex(where: predicate) { return pending.remove(at: index) }

@@ -68,7 +68,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Waits until `count` bytes are buffered (or the server closes / time runs out) and takes them.
-    func read(exactly count: Int, timeout: Duration = .seconds(10)) async throws -> [UInt8] {
+    func read(exactly count: Int, timeout: Duration = .seconds(30)) async throws -> [UInt8] {
         let deadline = ContinuousClock.now + timeout
         while buffer.count < count {
             switch fill() {
@@ -84,7 +84,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Whether the server closes the connection within `timeout` (reading and discarding meanwhile).
-    func waitForClose(timeout: Duration = .seconds(10)) async -> Bool {
+    func waitForClose(timeout: Duration = .seconds(30)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             switch fill() {
@@ -97,7 +97,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Reads one HTTP response: status, headers (lowercased names) and body (by Content-Length).
-    func readResponse(toHead: Bool = false, timeout: Duration = .seconds(10)) async throws -> RawResponse {
+    func readResponse(toHead: Bool = false, timeout: Duration = .seconds(30)) async throws -> RawResponse {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let end = headEnd() {
@@ -135,7 +135,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Reads one server frame (unmasked).
-    func readFrame(timeout: Duration = .seconds(10)) async throws -> WebSocketFrame {
+    func readFrame(timeout: Duration = .seconds(30)) async throws -> WebSocketFrame {
         let head = try await read(exactly: 2, timeout: timeout)
         var length = Int(head[1] & 0x7F)
         if length == 126 {

@@ -18,6 +18,9 @@ struct TestResponder: HTTPResponder {
         case "/slow":
             try? await Task.sleep(for: .milliseconds(400))
             return .response(.text(200, "slow"))
+        case "/slower":
+            try? await Task.sleep(for: .seconds(2))
+            return .response(.text(200, "slower"))
         case "/ws":
             if let problem = WebSocketHandshake.problem(with: request) { return .response(problem) }
             return .upgrade(WebSocketHandshake.response(to: request)) { socket in
@@ -69,11 +72,12 @@ func withTestServer<T>(
     options.limits.maxHeadBytes = 4096
     options.limits.maxTargetBytes = 1024
     options.limits.maxHeaderCount = 20
-    options.limits.headTimeout = .milliseconds(600)
-    options.limits.bodyTimeout = .milliseconds(800)
-    options.limits.idleTimeout = .seconds(2)
+    // Generous by default (tests run beside many others on few cores); the timeout tests set their own.
+    options.limits.headTimeout = .seconds(10)
+    options.limits.bodyTimeout = .seconds(10)
+    options.limits.idleTimeout = .seconds(10)
     options.maxWebSocketMessage = 64 * 1024
-    options.webSocketIdleTimeout = .seconds(3)
+    options.webSocketIdleTimeout = .seconds(30)
     options.webSocketHighWater = 32 * 1024
     options.webSocketLowWater = 8 * 1024
     options.webSocketMaxBuffered = 256 * 1024
