@@ -195,6 +195,26 @@ import Testing
         }
     }
 
+    /// Several processes may listen on one port (SO_REUSEPORT); each serves what the kernel gives it.
+    @Test func twoServersShareAPort() async throws {
+        try await withTestServer(configure: { $0.reusePort = true }) { first in
+            var options = ServerOptions()
+            options.port = first.port
+            options.reusePort = true
+            let second = try HTTPServer(options: options, responder: TestResponder())
+            try second.start()
+            #expect(second.port == first.port)
+            for _ in 0..<20 {
+                let client = try RawClient(port: first.port)
+                await client.send("GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                #expect(try await client.readResponse().status == 200)
+            }
+            let served = await first.statistics.requests + second.statistics.requests
+            #expect(served == 20)
+            await second.shutdown()
+        }
+    }
+
     @Test func shutdownFinishesRequestsInFlightAndRefusesNewOnes() async throws {
         var options = ServerOptions()
         options.port = 0

@@ -132,6 +132,26 @@ import Testing
         return try #require((response.json as? [String: Any])?["access_token"] as? String)
     }
 
+    /// Serializer 2.0.0: the same messages as arrays `[join_ref, ref, topic, event, payload]`.
+    @Test func theArraySerializerWorksToo() async throws {
+        try await withGateway { gateway in
+            let client = try RawClient(port: gateway.port)
+            #expect(try await client.upgrade("/realtime/v1/websocket?apikey=\(gateway.anonKey)&vsn=2.0.0").status == 101)
+            await client.sendText(#"["1","1","realtime:room","phx_join",{"config":{"broadcast":{"self":true}}}]"#)
+            func nextArray() async throws -> [Any] {
+                let frame = try await client.readFrame()
+                return try #require(try JSONSerialization.jsonObject(with: Data(frame.payload)) as? [Any])
+            }
+            let reply = try await nextArray()
+            #expect(reply[0] as? String == "1" && reply[1] as? String == "1" && reply[3] as? String == "phx_reply")
+            #expect((reply[4] as? [String: Any])?["status"] as? String == "ok")
+            await client.sendText(#"["1","2","realtime:room","broadcast",{"type":"broadcast","event":"hi","payload":{"n":1}}]"#)
+            let echo = try await nextArray()
+            #expect(echo[2] as? String == "realtime:room" && echo[3] as? String == "broadcast")
+            #expect(((echo[4] as? [String: Any])?["payload"] as? [String: Any])?["n"] as? Int == 1)
+        }
+    }
+
     @Test func aSignedOutSessionCannotJoin() async throws {
         try await withGateway { gateway in
             let ann = try await gateway.signUp("ann")
