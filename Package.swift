@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Summit", targets: ["Summit"]),
         .library(name: "MountainGraph", targets: ["MountainGraph"]),
         .library(name: "ActivityImport", targets: ["ActivityImport"]),
+        .library(name: "MeetSolver", targets: ["MeetSolver"]),
     ],
     targets: [
         // C system libraries from Debian (-dev packages), found through pkg-config.
@@ -24,6 +25,8 @@ let package = Package(
         .target(name: "MountainGraph", dependencies: ["Digest", "ZipArchive"]),
         // GPX / TCX / FIT / Slopes parsing, segmentation, trail matching; pure Swift, never imports Postgres.
         .target(name: "ActivityImport", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
+        // Traversal-time model, Pareto-label meeting-point solver, route metrics; pure Swift, never imports Postgres.
+        .target(name: "MeetSolver", dependencies: ["MountainGraph", "ActivityImport", "Digest"]),
         .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
         .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
@@ -39,6 +42,7 @@ let package = Package(
         .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"]),
         .testTarget(name: "MountainGraphTests", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
         .testTarget(name: "ActivityImportTests", dependencies: ["ActivityImport", "MountainGraph", "ZipArchive"]),
+        .testTarget(name: "MeetSolverTests", dependencies: ["MeetSolver", "MountainGraph", "Digest"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
     ]
 )

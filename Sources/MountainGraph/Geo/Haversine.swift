@@ -1,10 +1,10 @@
 import Foundation
 
 /// Great-circle distance with the single Earth radius used everywhere.
-enum Haversine {
-    static let earthRadius = 6_371_000.0
+public enum Haversine {
+    public static let earthRadius = 6_371_000.0
 
-    static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
+    public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
         let toRadians = Double.pi / 180
         let dLat = (b.lat - a.lat) * toRadians
         let dLon = (b.lon - a.lon) * toRadians
