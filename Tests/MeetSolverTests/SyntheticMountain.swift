@@ -45,7 +45,7 @@ enum SyntheticMountain {
         reach.sort { $0.count != $1.count ? $0.count > $1.count : $0.node < $1.node }
         let first = reach[0]
         let pool = reach.prefix(max(2, reach.count / 4)).dropFirst()
-        let second = pool.max { Haversine.distance($0.coordinate, first.coordinate) < Haversine.distance($1.coordinate, first.coordinate) }!
+        let second = pool.max { Geo.distance($0.coordinate, first.coordinate) < Geo.distance($1.coordinate, first.coordinate) }!
         return (first.node, second.node)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MountainGraph
 
 /// Collects fixes as a parser reads them and applies the checks every format
 /// shares, so a file is either accepted whole or refused with the first

@@ -1,4 +1,5 @@
 import Foundation
+import MountainGraph
 
 /// The figures stored for one descent (spec §5.2), from its own fixes.
 public struct RunStatistics: Sendable, Equatable, Codable {

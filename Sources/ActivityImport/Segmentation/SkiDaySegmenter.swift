@@ -1,4 +1,5 @@
 import Foundation
+import MountainGraph
 
 /// Splits a ski day into descents (runs) and lift rides.
 ///

@@ -49,6 +49,6 @@ extension MeetSolver {
     /// Great-circle metres between two candidates' nodes.
     func distance(_ a: Int, _ b: Int) -> Double {
         let graph = environment.graph
-        return Haversine.distance(graph.nodeCoordinates[Int(graph.rendezvous[a].node)], graph.nodeCoordinates[Int(graph.rendezvous[b].node)])
+        return Geo.distance(graph.nodeCoordinates[Int(graph.rendezvous[a].node)], graph.nodeCoordinates[Int(graph.rendezvous[b].node)])
     }
 }

@@ -27,7 +27,7 @@ struct EdgeGeometry {
         var minimum = first
         var maximum = first
         for i in 1..<coordinates.count {
-            let distance = Haversine.distance(coordinates[i - 1], coordinates[i])
+            let distance = Geo.distance(coordinates[i - 1], coordinates[i])
             total += distance
             minimum = min(minimum, elevations[i])
             maximum = max(maximum, elevations[i])

@@ -115,7 +115,7 @@ struct SpatialGrid {
         for dx in -reach...reach {
             for dy in -reach...reach {
                 for candidate in buckets[GridKey(x: center.x + dx, y: center.y + dy)] ?? [] where candidate != vertex && accept(candidate) {
-                    let distance = Haversine.distance(origin, vertices.coordinates[candidate])
+                    let distance = Geo.distance(origin, vertices.coordinates[candidate])
                     guard distance <= limit else { continue }
                     if let current = best, distance > current.1
                         || (distance == current.1 && vertices.ids[candidate] >= vertices.ids[current.0]) { continue }

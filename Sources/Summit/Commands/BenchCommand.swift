@@ -1,4 +1,5 @@
 import Foundation
+import MountainGraph
 import Postgres
 
 /// `summit bench …`: benchmarks, each on a scratch database cloned from the
@@ -7,7 +8,7 @@ enum BenchCommand {
     static let command = Command(
         name: "bench",
         summary: "Run a benchmark on a scratch database cloned from the test template.",
-        subcommands: [grids, activity])
+        subcommands: [grids, graph, activity])
 
     static let grids = Command(
         name: "grids",
@@ -59,6 +60,54 @@ enum BenchCommand {
                 try console.json(results)
             } else {
                 console.out(table(results))
+            }
+            return 0
+        })
+
+    static let graph = Command(
+        name: "graph",
+        summary: "Graph build time for each real extract and synthetic resorts 1x, 10x, 100x, beside the time to only decode the OSM JSON.",
+        discussion: """
+            Decoding the OSM JSON is the floor; the build (decode + graph) should stay within 3x of it, and its \
+            time should grow linearly with size (log-log slope ≤ 1.1 across the synthetic resorts). Real extracts come from \
+            ../shared/data/osm beside the checkout (or --data), each with the DEM tiles in dem/ that cover it \
+            (the others build flat). No database is touched. Build with `swift build -c release` for representative figures.
+            """,
+        options: [
+            .value("--sizes", "N,N,…", "synthetic sizes (default 1,10,100)"),
+            .value("--seed", "N", "the synthetic resorts' seed (default 7)"),
+            .value("--runs", "N", "timed runs per input; the median is reported (default 3)"),
+            .value("--data", "DIR", "the folder of *.ski.osm.json extracts (default ../shared/data/osm)"),
+            .flag("--json", "print the measurements as JSON"),
+        ],
+        run: { invocation in
+            let sizes = try (invocation.value("--sizes") ?? "1,10,100").split(separator: ",").map {
+                try GridsCommand.number(String($0).trimmingCharacters(in: .whitespaces), "--sizes", invocation)
+            }
+            guard let seed = UInt64(invocation.value("--seed") ?? "7") else {
+                throw CLIError.usage("--seed needs a whole number 0 or more", command: invocation.commandPath)
+            }
+            let runs = try GridsCommand.number(invocation.value("--runs") ?? "3", "--runs", invocation)
+            let console = invocation.console
+            let folder = try invocation.value("--data").map { URL(fileURLWithPath: $0) }
+                ?? invocation.workspace().root.deletingLastPathComponent().appendingPathComponent("shared/data/osm")
+            var inputs: [GraphBenchmark.Input] = []
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                inputs += try GraphBenchmark.realExtracts(in: folder)
+            } else {
+                console.note("⚠️  no real extracts: \(folder.path) is not there; measuring synthetic resorts only (give --data DIR)")
+            }
+            for size in sizes {
+                console.note("generating synthetic resort seed \(seed) size \(size)…")
+                inputs.append(.init(name: "synthetic \(size)x", bytes: SyntheticResort(seed: seed, size: size).overpassJSON(), size: size,
+                                    elevation: nil))
+            }
+            let results = try GraphBenchmark(inputs: inputs, runs: runs).run { console.note($0) }
+            if invocation.json {
+                try console.json(results)
+            } else {
+                console.out(GraphBenchmark.table(results))
             }
             return 0
         })

@@ -14,6 +14,12 @@ public enum Geo {
         return 2 * earthRadius * asin(min(1, s.squareRoot()))
     }
 
+    /// Haversine distance in metres between two coordinates.
+    @inline(__always)
+    public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
+        distance(a.lat, a.lon, b.lat, b.lon)
+    }
+
     /// Initial bearing from the first point to the second, degrees in [0, 360).
     public static func bearing(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let phi1 = lat1 * radians
