@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
         .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
-        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "MeetSolver"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
 
         // Shared by the test targets: fresh databases cloned from a migrated template.
