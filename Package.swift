@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Summit", targets: ["Summit"]),
         .library(name: "MountainGraph", targets: ["MountainGraph"]),
         .library(name: "ActivityImport", targets: ["ActivityImport"]),
+        .library(name: "GridSync", targets: ["GridSync"]),
         .library(name: "MeetSolver", targets: ["MeetSolver"]),
     ],
     targets: [
@@ -17,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "Digest", dependencies: ["CCrypto"]),
         // Zip reading and raw deflate over zlib: SRTM tiles, graph blobs, activity exports.
@@ -30,7 +32,9 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
         .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
-        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "MeetSolver"]),
+        // The AirStrive sync protocol as a client: a phone's SQLite store, its queue, push and pull.
+        .target(name: "GridSync", dependencies: ["CSQLite", "Postgres", "Digest"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "MeetSolver"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
 
         // Shared by the test targets: fresh databases cloned from a migrated template.
@@ -42,6 +46,7 @@ let package = Package(
         .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"]),
         .testTarget(name: "MountainGraphTests", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
         .testTarget(name: "ActivityImportTests", dependencies: ["ActivityImport", "MountainGraph", "ZipArchive"]),
+        .testTarget(name: "GridSyncTests", dependencies: ["GridSync", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "MeetSolverTests", dependencies: ["MeetSolver", "MountainGraph", "Digest"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
     ]

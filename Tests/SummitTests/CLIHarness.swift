@@ -18,6 +18,8 @@ struct CLIHarness: Sendable {
     let workspace: Workspace
     let database: PostgresConfiguration
     let executable: URL
+    /// SUMMIT_HOME for the child, when a test keeps state there (simulated phones).
+    var home: URL?
 
     /// A scratch database (from `SummitTestSupport`) for `body`, dropped afterwards.
     static func withFreshDatabase(_ body: (CLIHarness) async throws -> Void) async throws {
@@ -76,6 +78,7 @@ struct CLIHarness: Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = database.conninfo
         environment["SUMMIT_ROOT"] = workspace.root.path
+        if let home { environment["SUMMIT_HOME"] = home.path }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

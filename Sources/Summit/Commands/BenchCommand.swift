@@ -8,7 +8,7 @@ enum BenchCommand {
     static let command = Command(
         name: "bench",
         summary: "Run a benchmark on a scratch database cloned from the test template.",
-        subcommands: [grids, graph, activity])
+        subcommands: [grids, graph, activity, sync])
 
     static let grids = Command(
         name: "grids",
@@ -152,6 +152,81 @@ enum BenchCommand {
             }
             return 0
         })
+
+    static let sync = Command(
+        name: "sync",
+        summary: "The sync protocol against plain SQL: a 100k-row pull and a 10k-row push, rows/s and their ratio.",
+        discussion: """
+            One person's moments are pulled page by page through sync_pull (as the person: RLS on, rows as JSON) \
+            and, for the baseline, read page by page by the table owner (no RLS); new moments are pushed through \
+            sync_push (as the person: RLS, the last-write-wins and game-rule triggers) and, for the baseline, \
+            written in the same batches by the table owner with triggers off. Beside them: the rules alone (the same \
+            rows inserted as the person with every trigger, a statement per batch), and a phone's whole path into \
+            and out of its SQLite store. The target is a protocol rate at least half the plain one.
+            """,
+        options: [
+            .value("--pull", "N", "moments to pull (default 100000)"),
+            .value("--push", "N", "moments to push (default 10000)"),
+            .value("--runs", "N", "timed runs of each path; the fastest counts (default 3)"),
+            .flag("--keep", "keep the scratch database afterwards (its name is printed)"),
+            .flag("--json", "print the measurements as JSON"),
+        ],
+        run: { invocation in
+            func count(_ option: String, _ fallback: Int) throws -> Int {
+                guard let value = Int((invocation.value(option) ?? String(fallback)).replacingOccurrences(of: "_", with: "")),
+                      value > 0 else {
+                    throw CLIError.usage("\(option) needs a positive number", command: invocation.commandPath)
+                }
+                return value
+            }
+            let benchmark = SyncBenchmark(pullRows: try count("--pull", 100_000), pushRows: try count("--push", 10_000),
+                                          runs: try count("--runs", 3))
+            let console = invocation.console
+            let workspace = try invocation.workspace()
+            let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
+            console.note("preparing a scratch database from the test template…")
+            let scratch = try await databases.create(from: try await databases.template())
+            let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("summit-bench-sync-" + UUID().uuidString.prefix(8))
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result: SyncBenchmark.Result
+            do {
+                result = try await benchmark.run(on: scratch, folder: folder) { console.note($0) }
+            } catch {
+                if !invocation.flag("--keep") { try? await databases.drop(scratch) }
+                throw error
+            }
+            if invocation.flag("--keep") {
+                console.note("kept the scratch database \(scratch.database ?? "")")
+            } else {
+                try await databases.drop(scratch)
+            }
+            if invocation.json { try console.json(result) } else { console.out(table(result)) }
+            return 0
+        })
+
+    static func table(_ result: SyncBenchmark.Result) -> String {
+        func rate(_ figure: SyncBenchmark.Figure) -> [String] {
+            ["  " + figure.path, figure.rows.formatted(), String(format: "%.2f s", figure.seconds),
+             Int(figure.rowsPerSecond.rounded()).formatted() + " rows/s"]
+        }
+        let rows: [[String]] = [
+            ["pull", "", "", ""], rate(result.pullProtocol), rate(result.pullPlain), rate(result.pullIntoPhone),
+            ["push", "", "", ""], rate(result.pushProtocol), rate(result.pushPlain), rate(result.pushRules), rate(result.pushFromPhone),
+        ]
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var lines = rows.map { cells in
+            zip(cells, widths).enumerated().map { index, cell in
+                index == 0 ? cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+                           : String(repeating: " ", count: cell.1 - cell.0.count) + cell.0
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        lines.append("")
+        for (name, ratio) in [("pull", result.pullRatio), ("push", result.pushRatio)] {
+            lines.append("\(name): protocol at \(String(format: "%.0f%%", ratio * 100)) of plain SQL — target 50% "
+                         + (ratio >= 0.5 ? "met" : "missed"))
+        }
+        return lines.joined(separator: "\n")
+    }
 
     static func table(_ results: [GridsBenchmark.Measurement]) -> String {
         func ms(_ value: Double) -> String { String(format: "%.3f ms", value) }
