@@ -78,10 +78,10 @@ struct ModelTests {
         #expect(morning.azimuth < 180 && morning.altitude > 0)
         let night = SolarPosition(instant: 1_773_964_800 + 23 * 3600, latitude: 46, longitude: 7)
         #expect(night.altitude < 0)
-        #expect(SnowSurface.of(aspect: 180, aspectVariance: 0, sun: night, cloudCover: 0, temperature: 0) == .hardPack)
-        #expect(SnowSurface.of(aspect: 180, aspectVariance: 0, sun: SolarPosition(altitude: 60, azimuth: 180), cloudCover: 0, temperature: 2) == .slush)
-        #expect(SnowSurface.of(aspect: 0, aspectVariance: 0, sun: SolarPosition(altitude: 60, azimuth: 180), cloudCover: 0, temperature: -5) == .hardPack)
-        #expect(SnowSurface.of(aspect: nil, aspectVariance: 0, sun: SolarPosition(altitude: 60, azimuth: 180), cloudCover: 0, temperature: 2) == .normal)
+        #expect(SnowSurface.of(aspectDegrees: 180, aspectVariance: 0, sun: night, cloudCover: 0, temperature: 0) == .hardPack)
+        #expect(SnowSurface.of(aspectDegrees: 180, aspectVariance: 0, sun: SolarPosition(altitude: 60, azimuth: 180), cloudCover: 0, temperature: 2) == .slush)
+        #expect(SnowSurface.of(aspectDegrees: 0, aspectVariance: 0, sun: SolarPosition(altitude: 60, azimuth: 180), cloudCover: 0, temperature: -5) == .hardPack)
+        #expect(SnowSurface.of(aspectDegrees: nil, aspectVariance: 0, sun: SolarPosition(altitude: 60, azimuth: 180), cloudCover: 0, temperature: 2) == .normal)
     }
 
     @Test("penalties combine worst first with shrinking weight, never below a quarter")

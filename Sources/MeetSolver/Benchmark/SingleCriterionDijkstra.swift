@@ -46,7 +46,7 @@ public enum SingleCriterionDijkstra {
             settled += 1
             let begin = Int(graph.outStart[Int(node)]), end = Int(graph.outStart[Int(node) + 1])
             guard begin < end else { continue }
-            let moment = context.moment(at: time)
+            let moment = context.moment(at: time, needsSun: graph.sunMatters[Int(node)])
             for position in begin..<end {
                 let edgeIndex = Int(graph.outgoing[position])
                 guard let cost = context.cost(of: edgeIndex, at: moment) else { continue }

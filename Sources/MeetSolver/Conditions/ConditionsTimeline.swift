@@ -2,7 +2,7 @@
 /// hold-and-fade rule, and the lift-ride wind factor as an exact
 /// piecewise-linear curve (the ride uses wind unrounded, so ride time
 /// changes continuously).
-struct ConditionsTimeline: Sendable {
+final class ConditionsTimeline: Sendable {
     let conditions: ResortConditions
     let temperature: PiecewiseLinear
     let wind: PiecewiseLinear
@@ -10,6 +10,8 @@ struct ConditionsTimeline: Sendable {
     let cloudCover: PiecewiseLinear
     /// `WindRideFactor.factor(wind(t))`.
     let rideFactor: PiecewiseLinear
+    /// Without a forecast the weather never changes: worked out once.
+    private let constant: QuantizedWeather?
 
     init(_ conditions: ResortConditions) {
         self.conditions = conditions
@@ -22,6 +24,9 @@ struct ConditionsTimeline: Sendable {
         visibility = series(\.visibility)
         cloudCover = series(\.cloudCover)
         rideFactor = wind.mapped(knots: WindRideFactor.knots, WindRideFactor.factor)
+        constant = conditions.hourly.isEmpty
+            ? QuantizedWeather(conditions.current, freshSnow: conditions.freshSnow24h, stationElevation: conditions.stationElevation)
+            : nil
     }
 
     /// The unrounded weather at an absolute instant (Unix seconds).
@@ -32,7 +37,8 @@ struct ConditionsTimeline: Sendable {
 
     /// The solver's weather at an instant, or the current snapshot when there is no clock.
     func quantized(at instant: Double?) -> QuantizedWeather {
-        QuantizedWeather(instant.map(reading(at:)) ?? conditions.current,
+        if let constant { return constant }
+        return QuantizedWeather(instant.map(reading(at:)) ?? conditions.current,
                          freshSnow: conditions.freshSnow24h, stationElevation: conditions.stationElevation)
     }
 

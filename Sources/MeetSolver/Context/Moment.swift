@@ -10,13 +10,15 @@ struct Moment {
 }
 
 extension TraversalContext {
-    func moment(at offset: Double) -> Moment {
+    /// - Parameter needsSun: false skips the solar position when no edge
+    ///   about to be costed is a run with an aspect (the only ones it changes).
+    func moment(at offset: Double, needsSun: Bool = true) -> Moment {
         let environment = self.environment
         guard let solveTime = environment.solveTime else {
             return Moment(offset: offset, instant: nil, weather: environment.weatherAtSolve, sun: nil)
         }
         let instant = solveTime + offset
         return Moment(offset: offset, instant: instant, weather: environment.timeline.quantized(at: instant),
-                      sun: SolarPosition(instant: instant, latitude: environment.location.lat, longitude: environment.location.lon))
+                      sun: needsSun ? environment.sun(at: instant) : nil)
     }
 }

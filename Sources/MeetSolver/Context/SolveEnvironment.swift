@@ -23,6 +23,11 @@ final class SolveEnvironment: Sendable {
     let signature: String
     /// The range of the lift-ride wind factor, for its fall limit.
     let rideFactorRange: Double
+    /// The sun's constants for the days a solve can span (the day before
+    /// the solve to three days after), and the observer's latitude.
+    let solarDays: [SolarDay]
+    let sinLatitude: Double
+    let cosLatitude: Double
 
     static let bucketSeconds = 900.0
 
@@ -35,11 +40,15 @@ final class SolveEnvironment: Sendable {
                                     longitude: dataset.location.lon, at: solveTime ?? 0)
         weatherAtSolve = timeline.quantized(at: solveTime)
         rideFactorRange = timeline.rideFactor.maximum - timeline.rideFactor.minimum
+        let firstDay = CivilDate.days(of: (solveTime ?? 0) + dataset.location.lon / 15 * 3600) - 1
+        solarDays = (0..<5).map { SolarDay(days: firstDay + $0) }
+        sinLatitude = sin(dataset.location.lat * .pi / 180)
+        cosLatitude = cos(dataset.location.lat * .pi / 180)
 
         var queues: [LiftQueue?] = Array(repeating: nil, count: graph.edgeCount)
         var windows: [(open: Double, close: Double)?] = Array(repeating: nil, count: graph.edgeCount)
         for (index, edge) in graph.edges.enumerated() where edge.kind == .lift {
-            let operation = edge.identityKey.flatMap { dataset.liftOperations.byIdentityKey[$0] }
+            let operation = graph.identityKeys[index].flatMap { dataset.liftOperations.byIdentityKey[$0] }
             windows[index] = (operation ?? LiftOperation()).boardingWindow
             if edge.queueEntry {
                 queues[index] = LiftQueue(
@@ -63,6 +72,14 @@ final class SolveEnvironment: Sendable {
         parts.append("hourly=\(SHA256.hex(timeline.hourlyDigestSource).prefix(16))")
         parts.append("status=\(status.map { "\($0.observedAt)/\($0.expiresAt)" } ?? "none")")
         signature = parts.joined(separator: " ")
+    }
+
+    /// The sun at an instant, from the day constants worked out in advance.
+    func sun(at instant: Double) -> SolarPosition {
+        let days = CivilDate.days(of: instant + location.lon / 15 * 3600)
+        let offset = days - solarDays[0].days
+        let day = solarDays.indices.contains(offset) ? solarDays[offset] : SolarDay(days: days)
+        return SolarPosition(instant: instant, day: day, sinLatitude: sinLatitude, cosLatitude: cosLatitude, longitude: location.lon)
     }
 
     static func bucket(_ instant: Double) -> Double {

@@ -19,15 +19,39 @@ extension TraversalContext {
     /// The cost of edge `index` entered at `moment`, or nil when the skier
     /// may not (or cannot) take it then.
     func cost(of index: Int, at moment: Moment, rules: RoutingRules = .strict) -> EdgeCost? {
+        var memo = EdgeCostMemo(edgeCount: 0)
+        return cost(of: index, at: moment, rules: rules, memo: &memo)
+    }
+
+    /// The same, remembering run and connector costs in `memo`: a run's time
+    /// changes with the clock only through the (rounded) weather and the
+    /// snow surface the sun makes, so a label reaching the same edge under
+    /// the same ones gets the same cost without working it out again.
+    func cost(of index: Int, at moment: Moment, rules: RoutingRules, memo: inout EdgeCostMemo) -> EdgeCost? {
         let edge = environment.graph.edges[index]
-        let time: Double?
         switch edge.kind {
-        case .run: time = runTime(index, edge, moment, rules)
-        case .traverse: time = connectorTime(edge, moment, rules)
-        case .lift: time = liftTime(index, edge, moment, rules)
+        case .run:
+            if !edge.isOpen && !rules.ignoresClosures { return nil }
+            let plan = plans[index]
+            if !plan.abilityAllowed && !rules.ignoresAbility { return nil }
+            let edgeTemperature = moment.weather.temperature(atElevation: edge.midpointElevation)
+            let surface = moment.sun.map {
+                SnowSurface.of(aspect: edge.aspect, aspectVariance: edge.aspectVariance, sun: $0,
+                               cloudCover: moment.weather.cloudCover, temperature: edgeTemperature)
+            }
+            if let known = memo.cost(index, moment.weather, surface) { return known }
+            let cost = runTime(index, edge, moment, surface: surface, edgeTemperature: edgeTemperature)
+                .map { EdgeCost(time: $0, std: std(of: index, kind: .run, time: $0)) }
+            memo.remember(cost, index, moment.weather, surface)
+            return cost
+        case .traverse:
+            if let known = memo.cost(index, moment.weather, nil) { return known }
+            let cost = connectorTime(edge, moment, rules).map { EdgeCost(time: $0, std: std(of: index, kind: .traverse, time: $0)) }
+            memo.remember(cost, index, moment.weather, nil)
+            return cost
+        case .lift:
+            return liftTime(index, edge, moment, rules).map { EdgeCost(time: $0, std: std(of: index, kind: .lift, time: $0)) }
         }
-        guard let time else { return nil }
-        return EdgeCost(time: time, std: std(of: index, kind: edge.kind, time: time))
     }
 
     /// The cost of only the last `1 − fraction` of an edge the skier is
@@ -36,8 +60,7 @@ extension TraversalContext {
         let edge = environment.graph.edges[index]
         let full: Double?
         switch edge.kind {
-        case .run: full = runTime(index, edge, moment, rules)
-        case .traverse: full = connectorTime(edge, moment, rules)
+        case .run, .traverse: full = cost(of: index, at: moment, rules: rules)?.time
         case .lift: full = edge.isOpen || rules.ignoresClosures ? rideTime(edge, boardingAt: moment) : nil
         }
         guard let full else { return nil }
@@ -54,12 +77,11 @@ extension TraversalContext {
         return Self.variation(kind) * time
     }
 
-    private func runTime(_ index: Int, _ edge: RoutingEdge, _ moment: Moment, _ rules: RoutingRules) -> Double? {
-        if !edge.isOpen && !rules.ignoresClosures { return nil }
+    /// A run's time once the gates passed: trail and environment penalties
+    /// on the skier's base speed.
+    private func runTime(_ index: Int, _ edge: RoutingEdge, _ moment: Moment, surface: SnowSurface?, edgeTemperature: Double) -> Double? {
         let plan = plans[index]
-        if !plan.abilityAllowed && !rules.ignoresAbility { return nil }
         let weather = moment.weather
-        let edgeTemperature = weather.temperature(atElevation: edge.midpointElevation)
         let snow = weather.freshSnow
         func dampen(_ f: Double) -> Double { 1 - (1 - f) * plan.damping }
 
@@ -72,10 +94,7 @@ extension TraversalContext {
         let trailModifier = max(0.35, trail.combined())
 
         var environmentFactors = PenaltyFactors()
-        if let sun = moment.sun {
-            environmentFactors.add(SnowSurface.of(aspect: edge.aspect, aspectVariance: edge.aspectVariance, sun: sun,
-                                                  cloudCover: weather.cloudCover, temperature: edgeTemperature).speedFactor)
-        }
+        if let surface { environmentFactors.add(surface.speedFactor) }
         if !edge.isGladed && weather.wind > 30 { environmentFactors.add(1 / (1 + (weather.wind - 30) * 0.01)) }
         if weather.visibility < 5 {
             environmentFactors.add(1 / (1 + (5 - weather.visibility) * 0.05 * (edge.maxGradient > 25 ? 1.5 : 1)))

@@ -35,18 +35,26 @@ public struct TraversalContext: Sendable {
         let levelCap = SkillLevel.gradientComfortCap(profile.skillLevel)
         let steepness = SkillLevel.steepnessWeight(profile.skillLevel)
         let graph = environment.graph
+        var fingerprints: [Int: String] = [:]
         plans = graph.edges.indices.map { index in
             let edge = graph.edges[index]
             guard edge.kind == .run else {
                 return EdgePlan(baseSpeed: 0, learnedSpeed: 0, learnedVariance: 0, abilityAllowed: true, damping: 1, trailFactors: PenaltyFactors())
             }
-            let fingerprint = ConditionsFingerprint.fingerprint(
-                weather: authoritativeWeather
-                    ? ConditionsFingerprint.Weather(temperature: weather.temperature, wind: weather.wind, snow24h: weather.freshSnow,
-                                                    visibility: weather.visibility, cloudCover: weather.cloudCover)
-                    : nil,
-                hasMoguls: edge.hasMoguls, isGroomed: edge.isGroomed, isGladed: edge.isGladed)
-            let learned = history.observation(edgeID: graph.edgeIDs[index], liveFingerprint: fingerprint, equipmentKey: equipment)
+            let edgeID = graph.edgeIDs[index]
+            var learned: EdgeSpeedObservation?
+            if history.hasRows(for: edgeID) {
+                // The live bucket depends only on the weather and three trail facts: work each out once.
+                let facts = (edge.hasMoguls ? 1 : 0) | (edge.isGroomed == true ? 2 : edge.isGroomed == false ? 4 : 0) | (edge.isGladed ? 8 : 0)
+                let fingerprint = fingerprints[facts] ?? ConditionsFingerprint.fingerprint(
+                    weather: authoritativeWeather
+                        ? ConditionsFingerprint.Weather(temperature: weather.temperature, wind: weather.wind, snow24h: weather.freshSnow,
+                                                        visibility: weather.visibility, cloudCover: weather.cloudCover)
+                        : nil,
+                    hasMoguls: edge.hasMoguls, isGroomed: edge.isGroomed, isGladed: edge.isGladed)
+                fingerprints[facts] = fingerprint
+                learned = history.observation(edgeID: edgeID, liveFingerprint: fingerprint, equipmentKey: equipment)
+            }
             let profileSpeed = profile.speeds[edge.difficulty ?? .blue] ?? 0
             let base = learned?.speed ?? (profileSpeed > 0 ? profileSpeed : 1.5)
             let damping = base < 5.0 ? 0.7 : 1.0

@@ -1,7 +1,9 @@
+import Foundation
 import MountainGraph
 
-/// One directed edge as the search reads it: indices instead of ids, the
-/// attributes the time model needs, NaN for unknown numbers.
+/// One directed edge as the search reads it: indices instead of ids and the
+/// attributes the time model needs. Plain values only (no strings), so the
+/// search copies it without reference counting.
 struct RoutingEdge: Sendable {
     var source: Int32
     var target: Int32
@@ -10,7 +12,8 @@ struct RoutingEdge: Sendable {
     /// Runs: drop; connectors: uphill gain.
     var verticalDrop: Double
     var maxGradient: Double
-    var aspect: Double?
+    /// Cosine and sine of the aspect, nil when the run has none.
+    var aspect: (cos: Double, sin: Double)?
     var aspectVariance: Double
     var difficulty: RunDifficulty?
     var hasMoguls: Bool
@@ -28,7 +31,6 @@ struct RoutingEdge: Sendable {
     var queueEntry: Bool
     /// Consecutive edges with the same action key are one action (one run, one lift ride).
     var actionKey: Int32
-    var identityKey: String?
 
     init(_ edge: GraphEdge, source: Int32, target: Int32, actionKey: Int32) {
         let a = edge.attributes
@@ -38,7 +40,7 @@ struct RoutingEdge: Sendable {
         lengthMeters = a.lengthMeters
         verticalDrop = a.verticalDrop
         maxGradient = a.maxGradient
-        aspect = a.aspect
+        aspect = a.aspect.map { (cos($0 * .pi / 180), sin($0 * .pi / 180)) }
         aspectVariance = a.aspectVariance
         difficulty = a.difficulty
         hasMoguls = a.hasMoguls
@@ -55,7 +57,6 @@ struct RoutingEdge: Sendable {
         isOpen = a.isOpen
         queueEntry = a.queueEntry
         self.actionKey = actionKey
-        identityKey = a.identityKey
     }
 
     /// The action an edge belongs to: its trail group, and for lifts also its direction.

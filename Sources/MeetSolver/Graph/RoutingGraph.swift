@@ -12,6 +12,8 @@ final class RoutingGraph: Sendable {
     let nodeKinds: [NodeKind]
     let edgeIDs: [String]
     let edges: [RoutingEdge]
+    /// The claiming identity of each edge (`lift:<name>`), for lift hours and waits.
+    let identityKeys: [String?]
     /// Outgoing edges of node n: `outgoing[outStart[n] ..< outStart[n + 1]]`, in edge id order.
     let outStart: [Int32]
     let outgoing: [Int32]
@@ -22,6 +24,8 @@ final class RoutingGraph: Sendable {
     /// The lowest lift edge (by id) touching each node, or -1.
     let lowestLiftEdge: [Int32]
     let projection: EdgeProjectionIndex
+    /// Whether a node has an outgoing run with an aspect: only then does the sun matter leaving it.
+    let sunMatters: [Bool]
 
     init(_ graph: MountainGraph) {
         self.graph = graph
@@ -54,6 +58,7 @@ final class RoutingGraph: Sendable {
         }
         self.edges = edges
         self.edgeIDs = edgeIDs
+        identityKeys = graph.edges.filter { edgeIndex[$0.id] != nil }.map(\.attributes.identityKey)
         self.edgeIndex = edgeIndex
         self.lowestLiftEdge = lowestLift
 
@@ -68,6 +73,9 @@ final class RoutingGraph: Sendable {
         }
         outStart = counts
         self.outgoing = outgoing
+        var sunMatters = Array(repeating: false, count: graph.nodes.count)
+        for edge in edges where edge.kind == .run && edge.aspect != nil { sunMatters[Int(edge.source)] = true }
+        self.sunMatters = sunMatters
         rendezvous = graph.rendezvousPoints.compactMap { point in nodeIndex[point.nodeId].map { (point, $0) } }
         projection = EdgeProjectionIndex(graph: graph, edgeIndex: edgeIndex)
     }

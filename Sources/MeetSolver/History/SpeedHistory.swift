@@ -25,6 +25,9 @@ public struct SpeedHistory: Sendable, Equatable {
 
     public static let empty = SpeedHistory()
 
+    /// Whether any row is about this edge (so the live conditions bucket is worth working out).
+    func hasRows(for edgeID: String) -> Bool { byEdge[edgeID] != nil }
+
     /// The observation routing uses for an edge: the bucket of the live
     /// conditions, else `default`, else the bucket with most observations
     /// (ties: the smallest fingerprint); only rows of the skier's current

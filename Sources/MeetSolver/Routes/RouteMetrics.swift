@@ -86,16 +86,7 @@ extension MeetSolver {
                 return .failure(.untraversable(graph.edgeIDs[Int(index)]))
             }
             let edge = graph.edges[Int(index)]
-            label.time += cost.time
-            if edge.actionKey == label.actionKey {
-                label.current += cost.std
-            } else {
-                label.done += label.current * label.current
-                label.current = cost.std
-                label.actions += 1
-                label.actionKey = edge.actionKey
-            }
-            label.node = edge.target
+            label = label.extended(by: cost, edge: index, actionKey: edge.actionKey, to: edge.target, from: -1)
             legTimes.append(cost.time)
             legStds.append(cost.std)
         }

@@ -6,12 +6,54 @@ struct LabelForest {
     var labels: [Label] = []
     /// `slots[node * 8 ..< node * 8 + counts[node]]` are the node's labels.
     var slots: [Int32]
+    /// Beside each slot, the four criteria of its label: dominance checks
+    /// read these contiguously instead of chasing label indices.
+    private var keys: [Criteria]
     var counts: [UInt8]
     var evicted: [Bool] = []
 
+    private struct Criteria {
+        var time: Int64
+        var variance: Double
+        var current: Double
+        var actions: Int32
+
+        static let empty = Criteria(time: 0, variance: 0, current: 0, actions: 0)
+
+        init(time: Int64, variance: Double, current: Double, actions: Int32) {
+            self.time = time
+            self.variance = variance
+            self.current = current
+            self.actions = actions
+        }
+
+        init(_ label: Label) {
+            time = label.roundedTime
+            variance = label.variance
+            current = label.current
+            actions = label.actions
+        }
+
+        @inline(__always)
+        func isNoWorse(than other: Criteria) -> Bool {
+            time <= other.time && variance <= other.variance && current <= other.current && actions <= other.actions
+        }
+    }
+
     init(nodeCount: Int) {
         slots = Array(repeating: -1, count: nodeCount * Self.capacity)
+        keys = Array(repeating: .empty, count: nodeCount * Self.capacity)
         counts = Array(repeating: 0, count: nodeCount)
+        // Searches on resorts keep a handful of labels per node; grow less often.
+        labels.reserveCapacity(nodeCount * 8)
+        evicted.reserveCapacity(nodeCount * 8)
+    }
+
+    /// Calls `body` with each label standing at a node, in slot order, without allocating.
+    @inline(__always)
+    func forEachLabel(at node: Int32, _ body: (Int32) -> Void) {
+        let base = Int(node) * Self.capacity
+        for slot in 0..<Int(counts[Int(node)]) { body(slots[base + slot]) }
     }
 
     /// The labels standing at a node, in slot order.
@@ -41,22 +83,25 @@ struct LabelForest {
         let node = Int(candidate.node)
         let base = node * Self.capacity
         let count = Int(counts[node])
-        for slot in 0..<count where labels[Int(slots[base + slot])].isNoWorse(than: candidate) {
+        let criteria = Criteria(candidate)
+        for slot in 0..<count where keys[base + slot].isNoWorse(than: criteria) {
             return nil
         }
         var kept = 0
         for slot in 0..<count {
             let id = slots[base + slot]
-            if candidate.isNoWorse(than: labels[Int(id)]) {
+            if criteria.isNoWorse(than: keys[base + slot]) {
                 evicted[Int(id)] = true
             } else {
                 slots[base + kept] = id
+                keys[base + kept] = keys[base + slot]
                 kept += 1
             }
         }
         let newID = Int32(labels.count)
         if kept < Self.capacity {
             slots[base + kept] = newID
+            keys[base + kept] = criteria
             counts[node] = UInt8(kept + 1)
             labels.append(candidate)
             evicted.append(false)
@@ -76,6 +121,7 @@ struct LabelForest {
         if worst == Self.capacity { return nil }
         evicted[Int(slots[base + worst])] = true
         slots[base + worst] = newID
+        keys[base + worst] = criteria
         labels.append(candidate)
         evicted.append(false)
         return newID

@@ -6,34 +6,23 @@ enum LabelSearch {
     static func run(_ context: TraversalContext, from start: ResolvedStart, rules: RoutingRules) -> LabelForest {
         let graph = context.environment.graph
         var forest = LabelForest(nodeCount: graph.nodeCount)
-        var heap = LabelHeap()
+        var heap = LabelHeap(capacity: graph.nodeCount * 4)
         guard let first = startLabel(context, start, rules) else { return forest }
         if let id = forest.offer(first) { heap.push(id, forest.labels) }
 
-        let outStart = graph.outStart, outgoing = graph.outgoing, edges = graph.edges
+        let outStart = graph.outStart, outgoing = graph.outgoing, edges = graph.edges, sunMatters = graph.sunMatters
+        var memo = EdgeCostMemo(edgeCount: graph.edgeCount)
         while let id = heap.pop(forest.labels) {
             if forest.evicted[Int(id)] { continue }
             let label = forest.labels[Int(id)]
             let begin = Int(outStart[Int(label.node)]), end = Int(outStart[Int(label.node) + 1])
             guard begin < end else { continue }
-            let moment = context.moment(at: label.time)
+            let moment = context.moment(at: label.time, needsSun: sunMatters[Int(label.node)])
             for position in begin..<end {
                 let edgeIndex = Int(outgoing[position])
-                guard let cost = context.cost(of: edgeIndex, at: moment, rules: rules) else { continue }
+                guard let cost = context.cost(of: edgeIndex, at: moment, rules: rules, memo: &memo) else { continue }
                 let edge = edges[edgeIndex]
-                var next = label
-                next.time = label.time + cost.time
-                if edge.actionKey == label.actionKey {
-                    next.current = label.current + cost.std
-                } else {
-                    next.done = label.done + label.current * label.current
-                    next.current = cost.std
-                    next.actions = label.actions + 1
-                    next.actionKey = edge.actionKey
-                }
-                next.predecessor = id
-                next.via = Int32(edgeIndex)
-                next.node = edge.target
+                let next = label.extended(by: cost, edge: Int32(edgeIndex), actionKey: edge.actionKey, to: edge.target, from: id)
                 if let nextID = forest.offer(next) { heap.push(nextID, forest.labels) }
             }
         }

@@ -17,13 +17,20 @@ enum SnowSurface: Sendable, Equatable {
     /// The surface of a run with `aspect` (degrees, nil when flat or unknown)
     /// under the sun at `position`, at edge temperature `temperature` and
     /// cloud cover `cloudCover` %.
-    static func of(aspect: Double?, aspectVariance: Double, sun position: SolarPosition,
+    static func of(aspectDegrees aspect: Double?, aspectVariance: Double, sun position: SolarPosition,
                    cloudCover: Int, temperature: Double) -> SnowSurface {
-        guard position.altitude > 0 else { return .hardPack }
+        of(aspect: aspect.map { (cos($0 * .pi / 180), sin($0 * .pi / 180)) }, aspectVariance: aspectVariance, sun: position,
+           cloudCover: cloudCover, temperature: temperature)
+    }
+
+    /// The same with the aspect given as its cosine and sine: the cosine of
+    /// the angle between sun and slope is then a dot product.
+    static func of(aspect: (cos: Double, sin: Double)?, aspectVariance: Double, sun position: SolarPosition,
+                   cloudCover: Int, temperature: Double) -> SnowSurface {
+        guard position.sinAltitude > 0 else { return .hardPack }
         guard let aspect else { return .normal }
-        var difference = abs(position.azimuth - aspect).truncatingRemainder(dividingBy: 360)
-        if difference > 180 { difference = 360 - difference }
-        let exposure = max(0, cos(difference * .pi / 180)) * sin(position.altitude * .pi / 180)
+        let facing = position.cosAzimuth * aspect.cos + position.sinAzimuth * aspect.sin
+        let exposure = max(0, facing) * position.sinAltitude
             * (1 - 0.7 * aspectVariance) * (1 - 0.7 * Double(cloudCover) / 100)
         if exposure > 0.7 && temperature > -1 { return .slush }
         if exposure < 0.2 && temperature < -3 { return .hardPack }
