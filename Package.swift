@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MountainGraph", targets: ["MountainGraph"]),
         .library(name: "ActivityImport", targets: ["ActivityImport"]),
         .library(name: "GridSync", targets: ["GridSync"]),
+        .library(name: "Relay", targets: ["Relay"]),
         .library(name: "MeetSolver", targets: ["MeetSolver"]),
     ],
     targets: [
@@ -34,7 +35,9 @@ let package = Package(
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
         // The AirStrive sync protocol as a client: a phone's SQLite store, its queue, push and pull.
         .target(name: "GridSync", dependencies: ["CSQLite", "Postgres", "Digest"]),
-        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "MeetSolver"]),
+        // The realtime relay over LISTEN/NOTIFY: channel registry, friend filter, presence, fan-out.
+        .target(name: "Relay", dependencies: ["Postgres"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "Relay", "MeetSolver"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
 
         // Shared by the test targets: fresh databases cloned from a migrated template.
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "ActivityImportTests", dependencies: ["ActivityImport", "MountainGraph", "ZipArchive"]),
         .testTarget(name: "GridSyncTests", dependencies: ["GridSync", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "MeetSolverTests", dependencies: ["MeetSolver", "MountainGraph", "Digest"]),
+        .testTarget(name: "RelayTests", dependencies: ["Relay", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
     ]
 )

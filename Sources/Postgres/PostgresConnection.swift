@@ -15,6 +15,8 @@ public actor PostgresConnection {
     var handle: OpaquePointer?
     private let canceller = Canceller()
     var transactionDepth = 0
+    /// Server-side prepared statements of this connection, by SQL text and parameter types.
+    var preparedStatements: [String: String] = [:]
 
     private init(configuration: PostgresConfiguration) {
         self.configuration = configuration

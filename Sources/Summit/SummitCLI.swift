@@ -16,8 +16,8 @@ public enum SummitCLI {
             ServerCommands.up, ServerCommands.down, ServerCommands.status, ServerCommands.psql,
             MigrateCommand.command, DatabaseCommands.testDB, DatabaseCommands.rpc,
             UsersCommand.command, FriendsCommand.command, GridsCommand.command, AdminCommand.command,
-            ResortCommand.command, ActivityCommand.command, PhoneCommand.command, MeetCommand.command, DemoCommand.command,
-            BenchCommand.command,
+            ResortCommand.command, ActivityCommand.command, PhoneCommand.command,
+            PresenceCommand.command, WorkerCommand.command, MeetCommand.command, DemoCommand.command, BenchCommand.command,
         ])
 
     /// Runs the command line and returns the exit status.

@@ -1,0 +1,105 @@
+import Foundation
+import Postgres
+
+extension BenchCommand {
+    static let relay = Command(
+        name: "relay",
+        summary: "The raw pg_notify ceiling against broadcast_position plus the relay's fan-out, side by side.",
+        discussion: """
+            With the same publishing connections: (a) publishers commit pg_notify on a resort channel in a loop \
+            and one plain listener counts; (b) publishers call meet.broadcast_position as their users and the \
+            relay fans out to SUBSCRIBERS subscribers on that resort, each a friend of FRIENDS publishers; then \
+            (b) again at half its peak rate for publish-to-delivery latency. Prints publishes/s, deliveries/s, \
+            p50/p99 latency at half load and the ratio (b)/(a); the targets are a ratio of at least 0.5 and a \
+            p99 under 50 ms. Takes about half a minute plus setup.
+            """,
+        options: [
+            .value("--subscribers", "N", "subscribers on the resort, who are also the publishers (default 1000)"),
+            .value("--friends", "N", "friends each subscriber has among the publishers, an even number (default 20)"),
+            .value("--connections", "N", "publishing connections, the same for both runs (default 4)"),
+            .value("--seconds", "S", "measured seconds of each run, after a 1 s warm-up (default 5)"),
+            .flag("--keep", "keep the scratch database afterwards (its name is printed)"),
+            .flag("--json", "print the measurements as JSON"),
+        ],
+        run: { invocation in
+            let path = invocation.commandPath
+            func whole(_ name: String, _ fallback: Int, minimum: Int) throws -> Int {
+                guard let text = invocation.value(name) else { return fallback }
+                guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value >= minimum else {
+                    throw CLIError.usage("\(name) takes a whole number of at least \(minimum), not \"\(text)\"", command: path)
+                }
+                return value
+            }
+            var settings = RelayBenchmark.Settings()
+            settings.subscribers = try whole("--subscribers", settings.subscribers, minimum: 3)
+            settings.friendsPerSubscriber = try whole("--friends", settings.friendsPerSubscriber, minimum: 2)
+            settings.connections = try whole("--connections", settings.connections, minimum: 1)
+            if let text = invocation.value("--seconds") {
+                guard let seconds = Double(text), seconds >= 1 else {
+                    throw CLIError.usage("--seconds takes a number of at least 1, not \"\(text)\"", command: path)
+                }
+                settings.seconds = seconds
+            }
+            guard settings.friendsPerSubscriber % 2 == 0, settings.friendsPerSubscriber < settings.subscribers else {
+                throw CLIError.usage("--friends must be even (friends sit on both sides of a ring) and below --subscribers",
+                                     command: path)
+            }
+            let console = invocation.console
+            let workspace = try invocation.workspace()
+            let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
+            console.note("preparing a scratch database from the test template…")
+            let scratch = try await databases.create(from: try await databases.template())
+            let result: RelayBenchmark.Result
+            do {
+                result = try await RelayBenchmark(settings).run(on: scratch) { console.note($0) }
+            } catch {
+                if !invocation.flag("--keep") { try? await databases.drop(scratch) }
+                throw error
+            }
+            if invocation.flag("--keep") {
+                console.note("kept the scratch database \(scratch.database ?? "")")
+            } else {
+                try await databases.drop(scratch)
+            }
+            if invocation.json {
+                try console.json(result)
+            } else {
+                console.out(relayTable(result))
+            }
+            return 0
+        })
+
+    static func relayTable(_ result: RelayBenchmark.Result) -> String {
+        func rate(_ value: Double) -> String { Int(value.rounded()).formatted() }
+        func ms(_ value: Double) -> String { value.isNaN ? "-" : String(format: "%.1f ms", value) }
+        let header = ["", "publishes/s", "deliveries/s", "p50", "p99"]
+        let rows = [
+            ["(a) raw pg_notify, one plain listener", rate(result.rawPublishesPerSecond), rate(result.rawDeliveriesPerSecond), "", ""],
+            ["(b) broadcast_position + relay fan-out", rate(result.summitPublishesPerSecond),
+             rate(result.summitDeliveriesPerSecond), "", ""],
+            ["(b) at half load (\(rate(result.halfLoadTargetPerSecond))/s)", rate(result.halfLoadPublishesPerSecond),
+             rate(result.halfLoadDeliveriesPerSecond), ms(result.halfLoadP50Milliseconds), ms(result.halfLoadP99Milliseconds)],
+        ]
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        let line = { (cells: [String]) in
+            cells.enumerated().map { column, cell in
+                column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                            : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        let ratioMet = result.ratio >= 0.5
+        let latencyMet = result.halfLoadP99Milliseconds < 50
+        return ([
+            "\(result.subscribers.formatted()) subscribers on one resort, each a friend of \(result.friendsPerSubscriber) publishers; "
+                + "\(result.connections) publishing connections; \(result.seconds.formatted()) s per run",
+            "",
+            line(header),
+        ] + rows.map(line) + [
+            "",
+            "ratio (b)/(a) publishes/s: \(String(format: "%.2f", result.ratio)) (target at least 0.5: \(ratioMet ? "met" : "missed"))",
+            "p99 at half load: \(ms(result.halfLoadP99Milliseconds)) (target under 50 ms: \(latencyMet ? "met" : "missed"))",
+            "positions dropped in full subscriber buffers: \(result.overflowDrops.formatted()); "
+                + "delivered from a non-friend: \(result.misdelivered.formatted())",
+        ]).joined(separator: "\n")
+    }
+}

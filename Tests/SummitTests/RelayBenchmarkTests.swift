@@ -1,0 +1,22 @@
+import Foundation
+import Postgres
+import Summit
+import Testing
+
+/// The relay benchmark's own correctness at a small size; its figures are not asserted.
+@Suite struct RelayBenchmarkTests {
+    @Test func everyRunPublishesAndOnlyFriendsReceive() async throws {
+        try await CLIHarness.withFreshDatabase { cli in
+            let settings = RelayBenchmark.Settings(subscribers: 12, friendsPerSubscriber: 4, connections: 2,
+                                                   seconds: 1, warmUpSeconds: 0.2)
+            let result = try await RelayBenchmark(settings).run(on: cli.database) { _ in }
+            #expect(result.rawPublishesPerSecond > 0 && result.rawDeliveriesPerSecond > 0)
+            #expect(result.summitPublishesPerSecond > 0 && result.summitDeliveriesPerSecond > 0)
+            #expect(result.halfLoadPublishesPerSecond > 0 && result.halfLoadP99Milliseconds >= result.halfLoadP50Milliseconds)
+            #expect(result.misdelivered == 0, "under load, every position still reached friends only")
+            #expect(try await cli.scalar("select count(*) from social.friendships", as: Int.self) == 24)
+            #expect(try await cli.scalar("select count(distinct user_id) from meet.live_presence", as: Int.self) == 12,
+                    "every person published and has a stored position")
+        }
+    }
+}
