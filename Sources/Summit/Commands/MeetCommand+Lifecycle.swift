@@ -144,13 +144,24 @@ extension MeetCommand {
         run: { invocation in
             let rows = try await AppCommand.acting(invocation) { session, me in
                 try await session.connection.acting(as: me.caller) { db in
-                    try await db.query("""
-                        select r.id::text as id, r.status, ps.username as sender, pr.username as receiver, r.resort_id,
-                               r.meeting_node_display_name as meeting_point, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as created_at
-                        from meet.meet_requests r
-                        join social.profiles ps on ps.id = r.sender_id join social.profiles pr on pr.id = r.receiver_id
-                        order by r.created_at desc, r.id limit 50
+                    // Other people's names as the app knows them: friends' from the social snapshot.
+                    var names = [me.person.id.uuidString.lowercased(): me.person.name]
+                    let snapshot = try JSONValue(parsing: try await db.query("select social.get_social_snapshot()::text").scalar(String.self))
+                    for friend in snapshot["friends"].array {
+                        if let id = friend["user_id"].uuid, let name = friend["username"].string { names[id.uuidString.lowercased()] = name }
+                    }
+                    let raw = try await db.query("""
+                        select r.id::text as id, r.status, r.sender_id::text as sender, r.receiver_id::text as receiver, r.resort_id,
+                               r.meeting_node_display_name as meeting_point,
+                               to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as created_at
+                        from meet.meet_requests r order by r.created_at desc, r.id limit 50
                         """).decode(ListRow.self)
+                    return raw.map { row in
+                        var named = row
+                        named.sender = names[row.sender] ?? row.sender
+                        named.receiver = names[row.receiver] ?? row.receiver
+                        return named
+                    }
                 }
             }
             if invocation.json { try invocation.console.json(rows); return 0 }

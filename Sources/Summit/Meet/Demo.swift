@@ -167,20 +167,28 @@ struct Demo: Sendable {
         let solver = world.solver(cache: nil)
         let annID = ann.person.id.uuidString.lowercased(), bobID = bob.id.uuidString.lowercased()
         let tops = graph.nodes.filter { $0.kind == .liftTop }
-        let runs = graph.edges.filter { $0.kind == .run && $0.attributes.isOpen && $0.attributes.lengthMeters > 300 }
-        var chosen: (GraphNode, GraphEdge)?
-        search: for top in tops.prefix(12) {
-            for run in runs.reversed().prefix(24) where Geo.distance(top.coordinate, run.geometry[0]) > 1_500 {
+        // Runs bob (intermediate) may ski: green or blue.
+        let runs = graph.edges.filter {
+            $0.kind == .run && $0.attributes.isOpen && $0.attributes.lengthMeters > 300 && ($0.attributes.difficulty ?? .blue) <= .blue
+        }
+        // The pair that meets soonest, among starts at least a kilometre apart
+        // where both skiers have something to do on the way.
+        var chosen: (top: GraphNode, run: GraphEdge, arrival: Double)?
+        var lastFailure: MeetFailure?
+        for top in tops.prefix(16) {
+            for run in runs.reversed().prefix(32) where Geo.distance(top.coordinate, run.geometry[0]) > 1_000 {
                 let outcome = solver.solve(SkierStart(skierID: annID, origin: .node(top.id)),
                                            SkierStart(skierID: bobID, origin: .edge(run.id, fraction: 0.4)))
-                if case let .success(result) = outcome, !result.primary.routeA.edgeIDs.isEmpty, result.primary.routeB.edgeIDs.count > 1 {
-                    chosen = (top, run)
-                    break search
+                if case let .success(result) = outcome, result.primary.routeA.edgeIDs.count > 1, result.primary.routeB.edgeIDs.count > 1,
+                   result.primary.arrival < chosen?.arrival ?? .infinity {
+                    chosen = (top, run, result.primary.arrival)
                 }
+                lastFailure = outcome.error ?? lastFailure
             }
         }
-        guard let (top, run) = chosen else {
-            throw CLIError("found no two positions on \(resortID) with a meeting point between them",
+        guard let (top, run, _) = chosen else {
+            throw CLIError("found no two positions on \(resortID) with a meeting point between them"
+                           + (lastFailure.map { " (last: \($0.code), \($0.explanation))" } ?? ""),
                            fix: "try another --seed, or an extract whose lifts and runs connect")
         }
         let along = MeetPicture.remainder(of: run.geometry, after: 0.4)[0]

@@ -15,28 +15,28 @@ import Postgres
 ///               costs) and a SQL min-max over the candidates
 ///
 /// Inputs: synthetic resorts at the given sizes and the largest real extract.
-struct MeetBenchmark: Sendable {
-    struct Input: Sendable {
-        var name: String
-        var graph: MountainGraph
-        var utcOffset: Int
+public struct MeetBenchmark: Sendable {
+    public struct Input: Sendable {
+        public var name: String
+        public var graph: MountainGraph
+        public var utcOffset: Int
     }
 
-    struct Measurement: Encodable, Sendable {
-        var input: String
-        var nodes: Int
-        var edges: Int
-        var rendezvousPoints: Int
-        var summitMilliseconds: Double
-        var floorMilliseconds: Double
-        var pgRoutingMilliseconds: Double
-        var summitRendezvous: String
-        var floorRendezvous: String
-        var pgRoutingRendezvous: String
-        var labelsPerReachedNode: Double
+    public struct Measurement: Encodable, Sendable {
+        public var input: String
+        public var nodes: Int
+        public var edges: Int
+        public var rendezvousPoints: Int
+        public var summitMilliseconds: Double
+        public var floorMilliseconds: Double
+        public var pgRoutingMilliseconds: Double
+        public var summitRendezvous: String
+        public var floorRendezvous: String
+        public var pgRoutingRendezvous: String
+        public var labelsPerReachedNode: Double
 
-        var summitOverFloor: Double { summitMilliseconds / floorMilliseconds }
-        var pgRoutingOverSummit: Double { pgRoutingMilliseconds / summitMilliseconds }
+        public var summitOverFloor: Double { summitMilliseconds / floorMilliseconds }
+        public var pgRoutingOverSummit: Double { pgRoutingMilliseconds / summitMilliseconds }
 
         enum CodingKeys: String, CodingKey {
             case input, nodes, edges
@@ -52,7 +52,7 @@ struct MeetBenchmark: Sendable {
             case pgRoutingOverSummit = "pgrouting_over_summit"
         }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(input, forKey: .input)
             try c.encode(nodes, forKey: .nodes)
@@ -73,8 +73,13 @@ struct MeetBenchmark: Sendable {
     let inputs: [Input]
     let runs: Int
 
+    public init(inputs: [Input], runs: Int) {
+        self.inputs = inputs
+        self.runs = runs
+    }
+
     /// A synthetic resort built canonically, with lift stations as its rendezvous catalog.
-    static func synthetic(seed: UInt64, size: Int) throws -> Input {
+    public static func synthetic(seed: UInt64, size: Int) throws -> Input {
         let osm = try OSMData(overpassJSON: SyntheticResort(seed: seed, size: size).overpassJSON())
         let graph = try catalogued(osm: osm, resortID: "synthetic-\(size)x", elevation: nil, options: BuildOptions())
         return Input(name: "synthetic \(size)x", graph: graph, utcOffset: 3600)
@@ -118,7 +123,7 @@ struct MeetBenchmark: Sendable {
     /// 10:00 resort time on Wednesday 2026-01-14.
     static func morning(utcOffset: Int) -> Double { 1_768_384_800 - Double(utcOffset) }
 
-    func run(on database: PostgresConfiguration, progress: @Sendable (String) -> Void) async throws -> [Measurement] {
+    public func run(on database: PostgresConfiguration, progress: @Sendable (String) -> Void) async throws -> [Measurement] {
         try await PostgresConnection.withConnection(database) { db in
             _ = try await db.simpleQuery("create extension if not exists pgrouting cascade")
             var results: [Measurement] = []
@@ -234,7 +239,7 @@ struct MeetBenchmark: Sendable {
         return (first.node, (second ?? reach[1]).node)
     }
 
-    static func table(_ results: [Measurement], configuration: String) -> String {
+    public static func table(_ results: [Measurement], configuration: String) -> String {
         func ms(_ value: Double) -> String { value < 10 ? String(format: "%.2f ms", value) : String(format: "%.1f ms", value) }
         func ratio(_ value: Double) -> String { String(format: "%.2fx", value) }
         let header = ["input", "nodes", "edges", "stops", "Summit full solve", "plain Dijkstra pair", "pgRouting dijkstraCost",

@@ -75,9 +75,18 @@ struct MeetWorldLoader: Sendable {
                   and graph_version = \(identity.graphVersion) and content_sha256 = \(identity.contentSHA256)
                 order by observed_at desc limit 1
                 """).first(as: StatusRow.self)
-            let profiles = try await db.query("""
+            // One's own profile directly; friends' skill levels as the app sees them, in the social snapshot.
+            var profiles = try await db.query("""
                 select id::text as id, skill_level from social.profiles where id::text = any(\(ids))
                 """).decode(ProfileRow.self)
+            if caller.userID != nil {
+                let snapshot = try JSONValue(parsing: try await db.query("select social.get_social_snapshot()::text").scalar(String.self))
+                for friend in snapshot["friends"].array {
+                    guard let id = friend["user_id"].uuid?.uuidString.lowercased(), ids.contains(id),
+                          !profiles.contains(where: { $0.id == id }) else { continue }
+                    profiles.append(ProfileRow(id: id, skillLevel: friend["skill_level"].string))
+                }
+            }
             let speeds = try await db.query("""
                 select profile_id::text as profile_id, edge_id, conditions_fp, equipment_key, observation_count,
                        rolling_speed_ms, rolling_speed_variance_ms2, rolling_peak_ms, rolling_duration_s,
