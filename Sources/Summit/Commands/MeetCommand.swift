@@ -31,7 +31,7 @@ enum MeetCommand {
     static let plan = Command(
         name: "plan",
         summary: "Rank the meeting points for USER and a friend, with both routes step by step, or say why there is none.",
-        discussion: "Example: summit meet plan --resort demo --as ann --friend bob --geojson meet.geojson",
+        discussion: "Exits with status 3 when there is no meeting point (the reason is printed). Example: summit meet plan --resort demo-7 --as ann --friend bob --geojson meet.geojson",
         options: planOptions + [
             .value("--geojson", "FILE", "also write the resort, both routes and the meeting points as GeoJSON"),
             .value("--svg", "FILE", "also draw the resort, both routes and the meeting point as an SVG picture"),
