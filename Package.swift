@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ActivityImport", targets: ["ActivityImport"]),
         .library(name: "GridSync", targets: ["GridSync"]),
         .library(name: "Relay", targets: ["Relay"]),
+        .library(name: "MeetSolver", targets: ["MeetSolver"]),
     ],
     targets: [
         // C system libraries from Debian (-dev packages), found through pkg-config.
@@ -27,6 +28,8 @@ let package = Package(
         .target(name: "MountainGraph", dependencies: ["Digest", "ZipArchive"]),
         // GPX / TCX / FIT / Slopes parsing, segmentation, trail matching; pure Swift, never imports Postgres.
         .target(name: "ActivityImport", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
+        // Traversal-time model, Pareto-label meeting-point solver, route metrics; pure Swift, never imports Postgres.
+        .target(name: "MeetSolver", dependencies: ["MountainGraph", "ActivityImport", "Digest"]),
         .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
         .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
@@ -34,7 +37,7 @@ let package = Package(
         .target(name: "GridSync", dependencies: ["CSQLite", "Postgres", "Digest"]),
         // The realtime relay over LISTEN/NOTIFY: channel registry, friend filter, presence, fan-out.
         .target(name: "Relay", dependencies: ["Postgres"]),
-        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "Relay"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "Relay", "MeetSolver"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
 
         // Shared by the test targets: fresh databases cloned from a migrated template.
@@ -47,6 +50,7 @@ let package = Package(
         .testTarget(name: "MountainGraphTests", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
         .testTarget(name: "ActivityImportTests", dependencies: ["ActivityImport", "MountainGraph", "ZipArchive"]),
         .testTarget(name: "GridSyncTests", dependencies: ["GridSync", "Postgres", "SummitTestSupport"]),
+        .testTarget(name: "MeetSolverTests", dependencies: ["MeetSolver", "MountainGraph", "Digest"]),
         .testTarget(name: "RelayTests", dependencies: ["Relay", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
     ]
