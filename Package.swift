@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "GridSync", targets: ["GridSync"]),
         .library(name: "Relay", targets: ["Relay"]),
         .library(name: "Gateway", targets: ["Gateway"]),
+        .library(name: "MeetSolver", targets: ["MeetSolver"]),
     ],
     targets: [
         // C system libraries from Debian (-dev packages), found through pkg-config.
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "MountainGraph", dependencies: ["Digest", "ZipArchive"]),
         // GPX / TCX / FIT / Slopes parsing, segmentation, trail matching; pure Swift, never imports Postgres.
         .target(name: "ActivityImport", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
+        // Traversal-time model, Pareto-label meeting-point solver, route metrics; pure Swift, never imports Postgres.
+        .target(name: "MeetSolver", dependencies: ["MountainGraph", "ActivityImport", "Digest"]),
         .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
         .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
@@ -39,7 +42,7 @@ let package = Package(
         .target(name: "Relay", dependencies: ["Postgres"]),
         // `summit serve`: HTTP/1.1 + WebSocket on epoll, speaking the hosted platform's auth, REST, realtime and storage.
         .target(name: "Gateway", dependencies: ["Postgres", "Relay", "Digest", "CCrypto", "CLinux"]),
-        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "Relay", "Gateway"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "Relay", "MeetSolver", "Gateway"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
 
         // Shared by the test targets: fresh databases cloned from a migrated template.
@@ -52,6 +55,7 @@ let package = Package(
         .testTarget(name: "MountainGraphTests", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
         .testTarget(name: "ActivityImportTests", dependencies: ["ActivityImport", "MountainGraph", "ZipArchive"]),
         .testTarget(name: "GridSyncTests", dependencies: ["GridSync", "Postgres", "SummitTestSupport"]),
+        .testTarget(name: "MeetSolverTests", dependencies: ["MeetSolver", "MountainGraph", "Digest"]),
         .testTarget(name: "RelayTests", dependencies: ["Relay", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Relay", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),

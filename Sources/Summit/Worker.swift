@@ -15,10 +15,14 @@ public actor Worker {
         public var presenceSweepInterval: Duration
         /// How often the relay's figures go to the log.
         public var reportInterval: Duration
+        /// How often pending meet requests past their expiry expire (spec §8.3: every 2 minutes).
+        public var meetRequestSweepInterval: Duration
 
-        public init(presenceSweepInterval: Duration = .seconds(300), reportInterval: Duration = .seconds(60)) {
+        public init(presenceSweepInterval: Duration = .seconds(300), reportInterval: Duration = .seconds(60),
+                    meetRequestSweepInterval: Duration = .seconds(120)) {
             self.presenceSweepInterval = presenceSweepInterval
             self.reportInterval = reportInterval
+            self.meetRequestSweepInterval = meetRequestSweepInterval
         }
     }
 
@@ -39,6 +43,11 @@ public actor Worker {
         try await connection.query("select meet.sweep_live_presence()", as: .serviceRole).scalar(Int.self)
     }
 
+    /// Expires pending meet requests past their expiry; returns how many.
+    public static func sweepMeetRequests(on connection: PostgresConnection) async throws -> Int {
+        try await connection.query("select meet.expire_stale_meet_requests()", as: .serviceRole).scalar(Int.self)
+    }
+
     /// Runs until the task is cancelled. A failed sweep is logged and tried again at
     /// the next interval; the relay reconnects by itself.
     public func run() async throws {
@@ -48,6 +57,7 @@ public actor Worker {
         let sweeper = PostgresPool(configuration, maxConnections: 1, applicationName: "summit-worker")
         let clock = ContinuousClock()
         var nextSweep = clock.now
+        var nextMeetSweep = clock.now
         var nextReport = clock.now + options.reportInterval
         while !Task.isCancelled {
             if clock.now >= nextSweep {
@@ -59,13 +69,22 @@ public actor Worker {
                 }
                 nextSweep = clock.now + options.presenceSweepInterval
             }
+            if clock.now >= nextMeetSweep {
+                do {
+                    let expired = try await sweeper.withConnection { try await Self.sweepMeetRequests(on: $0) }
+                    if expired > 0 { log("worker: expired \(expired) stale meet request\(expired == 1 ? "" : "s")") }
+                } catch {
+                    log("worker: the meet request sweep failed, trying again in \(Self.describe(options.meetRequestSweepInterval)): \(error)")
+                }
+                nextMeetSweep = clock.now + options.meetRequestSweepInterval
+            }
             if clock.now >= nextReport {
                 let figures = await relay.currentStatistics
                 log("worker: relay \(figures.subscribers) subscribers, \(figures.notifications) notifications, "
                     + "\(figures.delivered) delivered, \(figures.droppedTotal) dropped, \(figures.gaps) gaps")
                 nextReport = clock.now + options.reportInterval
             }
-            try? await Task.sleep(until: min(nextSweep, nextReport))
+            try? await Task.sleep(until: min(nextSweep, nextMeetSweep, nextReport))
         }
         await relay.close()
         await sweeper.close()

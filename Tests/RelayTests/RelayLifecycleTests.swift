@@ -114,8 +114,12 @@ import Testing
 
             let start = Date()
             let samples = (0..<40).map { start.addingTimeInterval(Double($0) / 1000) }
-            for sample in samples { try await people.publish(ann, capturedAt: sample) }
-            _ = try await fastLog.position(from: ann, capturedMicros: PositionPacket.micros(of: samples.last!))
+            // Each sample reaches the reader before the next is published: if the full mailbox
+            // of the subscriber nobody reads held the relay up, this loop would time out.
+            for sample in samples {
+                try await people.publish(ann, capturedAt: sample)
+                _ = try await fastLog.position(from: ann, capturedMicros: PositionPacket.micros(of: sample))
+            }
             #expect(await fastLog.positions(from: ann).map(\.packet.capturedMicros) == samples.map(PositionPacket.micros(of:)),
                     "the reading subscriber gets every sample, in order")
 

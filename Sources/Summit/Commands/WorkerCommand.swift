@@ -8,8 +8,9 @@ enum WorkerCommand {
         summary: "Run the realtime relay and the periodic sweeps until interrupted.",
         discussion: """
             Holds the relay's listening connection and removes live positions not heard from for 15 minutes \
-            (every 5 minutes by default). Progress and figures go to standard error. With --once it sweeps \
-            once and exits, for running the sweep from cron instead.
+            (every 5 minutes by default); every 2 minutes, pending meet requests past their expiry expire. \
+            Progress and figures go to standard error. With --once it sweeps once and exits, for running the \
+            sweeps from cron instead.
             """,
         options: [
             .value("--sweep-every", "SECONDS", "how often to sweep expired live positions (default 300)"),
@@ -31,13 +32,14 @@ enum WorkerCommand {
             let configuration = try await AppSession.with(workspace) { $0.connection.configuration }
             let console = invocation.console
             if invocation.flag("--once") {
-                let swept = try await PostgresConnection.withConnection(configuration, applicationName: "summit-worker") {
-                    try await Worker.sweepPresence(on: $0)
+                let (swept, expired) = try await PostgresConnection.withConnection(configuration, applicationName: "summit-worker") {
+                    (try await Worker.sweepPresence(on: $0), try await Worker.sweepMeetRequests(on: $0))
                 }
                 if invocation.json {
-                    try console.json(["swept": swept])
+                    try console.json(["swept": swept, "expired_meet_requests": expired])
                 } else {
                     console.out("swept \(swept) expired live position\(swept == 1 ? "" : "s")")
+                    console.out("expired \(expired) stale meet request\(expired == 1 ? "" : "s")")
                 }
                 return 0
             }

@@ -1,0 +1,57 @@
+/// One way of reaching a node: how long it took, how uncertain it is, and
+/// how many separate actions (runs, lift rides, connectors) it strings
+/// together. Within one action edge uncertainties add up (they move
+/// together); finished actions add as independent variances.
+struct Label {
+    /// Mean seconds after the solve time.
+    let time: Double
+    /// Variance of the finished actions, including the start's GPS variance.
+    let done: Double
+    /// Standard deviation of the action in progress.
+    let current: Double
+    let actions: Int32
+    let actionKey: Int32
+    /// Index of the label this one extends, or -1.
+    let predecessor: Int32
+    /// The edge taken to get here, or -1 at a node start.
+    let via: Int32
+    let node: Int32
+    /// `done + current²`, kept so comparisons do not recompute it.
+    let variance: Double
+    /// Times are compared to the millisecond.
+    let roundedTime: Int64
+
+    init(time: Double, done: Double, current: Double, actions: Int32, actionKey: Int32, predecessor: Int32, via: Int32, node: Int32) {
+        self.time = time
+        self.done = done
+        self.current = current
+        self.actions = actions
+        self.actionKey = actionKey
+        self.predecessor = predecessor
+        self.via = via
+        self.node = node
+        variance = done + current * current
+        roundedTime = Int64((time * 1000).rounded())
+    }
+
+    /// This label carried one edge further: the same action continues (its
+    /// uncertainty adds up) or a new one starts (the finished one's variance
+    /// is banked).
+    func extended(by cost: EdgeCost, edge: Int32, actionKey key: Int32, to target: Int32, from id: Int32) -> Label {
+        if key == actionKey {
+            return Label(time: time + cost.time, done: done, current: current + cost.std, actions: actions,
+                         actionKey: key, predecessor: id, via: edge, node: target)
+        }
+        return Label(time: time + cost.time, done: done + current * current, current: cost.std, actions: actions + 1,
+                     actionKey: key, predecessor: id, via: edge, node: target)
+    }
+
+    /// No worse in every criterion (so `other` adds nothing).
+    func isNoWorse(than other: Label) -> Bool {
+        roundedTime <= other.roundedTime && variance <= other.variance
+            && current <= other.current && actions <= other.actions
+    }
+
+    /// Mean plus half a standard deviation: the overflow ranking's first key.
+    var cautiousTime: Double { time + 0.5 * variance.squareRoot() }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import MeetSolver
+import Postgres
+
+extension BenchCommand {
+    static let meet = Command(
+        name: "meet",
+        summary: "The full meeting-point solve against pgRouting's pgr_dijkstraCost and a plain Dijkstra pair, on the same graphs.",
+        discussion: """
+            For synthetic resorts (1x, 10x, 100x) and the largest real extract under --data, the same two skiers \
+            and starts are solved three ways: Summit's full strict solve (both Pareto-label searches, joint \
+            choice, ranking, alternates); a plain single-criterion time-dependent Dijkstra pair on the same edge \
+            times with a min-max over the catalog (the floor); and pgRouting's pgr_dijkstraCost one-to-many \
+            from both starts with a SQL min-max, in a scratch database (postgresql-15-pgrouting is installed \
+            by scripts/packages --bench when missing). Prints median milliseconds and ratios; the target is a \
+            full solve faster than pgRouting and within 5x of the floor. Measure a release build: \
+            swift build -c release && .build/release/summit bench meet
+            """,
+        options: [
+            .value("--sizes", "N,N,…", "synthetic sizes (default 1,10,100)"),
+            .value("--seed", "N", "the synthetic resorts' seed (default 7)"),
+            .value("--runs", "N", "timed runs per path and input; the median is reported (default 7)"),
+            .value("--data", "DIR", "the folder of *.ski.osm.json extracts (default ../shared/data/osm)"),
+            .flag("--json", "print the measurements as JSON"),
+        ],
+        run: { invocation in
+            let sizes = try (invocation.value("--sizes") ?? "1,10,100").split(separator: ",").map {
+                try GridsCommand.number(String($0).trimmingCharacters(in: .whitespaces), "--sizes", invocation)
+            }
+            guard let seed = UInt64(invocation.value("--seed") ?? "7") else {
+                throw CLIError.usage("--seed needs a whole number 0 or more", command: invocation.commandPath)
+            }
+            let runs = try GridsCommand.number(invocation.value("--runs") ?? "7", "--runs", invocation)
+            let console = invocation.console
+            let workspace = try invocation.workspace()
+            try ensurePgRouting(workspace, console)
+            let folder = invocation.value("--data").map { URL(fileURLWithPath: $0) }
+                ?? workspace.root.deletingLastPathComponent().appendingPathComponent("shared/data/osm")
+            var inputs: [MeetBenchmark.Input] = []
+            for size in sizes {
+                console.note("building synthetic resort seed \(seed) size \(size)…")
+                inputs.append(try MeetBenchmark.synthetic(seed: seed, size: size))
+            }
+            if let real = try MeetBenchmark.largestReal(in: folder, progress: { console.note($0) }) {
+                inputs.append(real)
+            } else {
+                console.note("⚠️  no real extracts in \(folder.path); measuring synthetic resorts only (give --data DIR)")
+            }
+            #if DEBUG
+            let configuration = "debug (build with -c release for representative figures)"
+            #else
+            let configuration = "release"
+            #endif
+            let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
+            let scratch = try await databases.createEmpty()
+            let results: [MeetBenchmark.Measurement]
+            do {
+                results = try await MeetBenchmark(inputs: inputs, runs: runs).run(on: scratch) { console.note($0) }
+            } catch {
+                try? await databases.drop(scratch)
+                throw error
+            }
+            try await databases.drop(scratch)
+            if invocation.json { try console.json(results) } else { console.out(MeetBenchmark.table(results, configuration: configuration)) }
+            return 0
+        })
+
+    /// pgRouting for PostgreSQL 15, through scripts/packages --bench (which
+    /// installs it as root, or says which apt-get line to run).
+    static func ensurePgRouting(_ workspace: Workspace, _ console: Console) throws {
+        let script = workspace.root.appendingPathComponent("scripts/packages")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path, "--bench"]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError("pgRouting (postgresql-15-pgrouting) is not installed, and the benchmark compares against it",
+                           fix: "install it: sudo apt-get install -y postgresql-15-pgrouting")
+        }
+    }
+}
