@@ -12,25 +12,20 @@ final class TLSStream: ByteStream {
     init(tcp: TCPStream, host: String, caFile: String?) throws {
         self.tcp = tcp
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw Self.failure("cannot create a TLS context") }
-        self.context = context
-        guard let connection = SSL_new(context) else {
-            SSL_CTX_free(context)
-            throw Self.failure("cannot create a TLS connection")
-        }
-        self.connection = connection
+        // The context is set up first: SSL_new copies its verification and ALPN settings.
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        if let caFile {
-            guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
-                throw Self.failure("cannot read the CA certificates in \(caFile)")
-            }
-        } else {
-            SSL_CTX_set_default_verify_paths(context)
-        }
+        let trusted = caFile.map { SSL_CTX_load_verify_locations(context, $0, nil) == 1 } ?? (SSL_CTX_set_default_verify_paths(context) == 1)
         // ALPN: a length-prefixed list holding only "h2".
         let protocols: [UInt8] = [2] + Array("h2".utf8)
-        guard SSL_CTX_set_alpn_protos(context, protocols, UInt32(protocols.count)) == 0 else {
-            throw Self.failure("cannot offer HTTP/2 through ALPN")
+        let offered = SSL_CTX_set_alpn_protos(context, protocols, UInt32(protocols.count)) == 0
+        guard trusted, offered, let connection = SSL_new(context) else {
+            let error = Self.failure(!trusted ? "cannot read the CA certificates in \(caFile ?? "the system's trust store")"
+                                     : !offered ? "cannot offer HTTP/2 through ALPN" : "cannot create a TLS connection")
+            SSL_CTX_free(context)
+            throw error
         }
+        self.context = context
+        self.connection = connection
         // Server name indication (the SSL_set_tlsext_host_name macro) and host name checking.
         _ = host.withCString { SSL_ctrl(connection, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }
         SSL_set1_host(connection, host)
@@ -98,6 +93,6 @@ final class TLSStream: ByteStream {
         guard code != 0 else { return .connectionLost(what) }
         var text = [CChar](repeating: 0, count: 256)
         ERR_error_string_n(code, &text, text.count)
-        return .connectionLost(what + ": " + String(cString: text))
+        return .connectionLost(what + ": " + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 }
