@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import Push
 import Relay
 
 /// `summit worker`: the long-running half of Summit. It holds the realtime relay
@@ -18,11 +19,19 @@ public actor Worker {
         /// How often pending meet requests past their expiry expire (spec §8.3: every 2 minutes).
         public var meetRequestSweepInterval: Duration
 
+        /// Where push notifications go; nil: the outbox waits for a worker that has APNs configured.
+        public var push: APNsConfiguration?
+        /// How often the push outbox is delivered.
+        public var pushInterval: Duration
+
         public init(presenceSweepInterval: Duration = .seconds(300), reportInterval: Duration = .seconds(60),
-                    meetRequestSweepInterval: Duration = .seconds(120)) {
+                    meetRequestSweepInterval: Duration = .seconds(120), push: APNsConfiguration? = nil,
+                    pushInterval: Duration = .seconds(5)) {
             self.presenceSweepInterval = presenceSweepInterval
             self.reportInterval = reportInterval
             self.meetRequestSweepInterval = meetRequestSweepInterval
+            self.push = push
+            self.pushInterval = pushInterval
         }
     }
 
@@ -59,7 +68,13 @@ public actor Worker {
         var nextSweep = clock.now
         var nextMeetSweep = clock.now
         var nextReport = clock.now + options.reportInterval
+        let push = try options.push.map(APNsClient.init)
+        var nextPush = push == nil ? clock.now + .seconds(86_400 * 365) : clock.now
         while !Task.isCancelled {
+            if let push, clock.now >= nextPush {
+                await deliverPush(with: push, on: sweeper)
+                nextPush = clock.now + options.pushInterval
+            }
             if clock.now >= nextSweep {
                 do {
                     let swept = try await sweeper.withConnection { try await Self.sweepPresence(on: $0) }
@@ -84,8 +99,9 @@ public actor Worker {
                     + "\(figures.delivered) delivered, \(figures.droppedTotal) dropped, \(figures.gaps) gaps")
                 nextReport = clock.now + options.reportInterval
             }
-            try? await Task.sleep(until: min(nextSweep, nextMeetSweep, nextReport))
+            try? await Task.sleep(until: min(nextSweep, nextMeetSweep, nextReport, nextPush))
         }
+        await push?.close()
         await relay.close()
         await sweeper.close()
         self.relay = nil

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import Push
 
 /// `summit worker`: the relay and the sweeps, until interrupted.
 enum WorkerCommand {
@@ -8,7 +9,8 @@ enum WorkerCommand {
         summary: "Run the realtime relay and the periodic sweeps until interrupted.",
         discussion: """
             Holds the relay's listening connection and removes live positions not heard from for 15 minutes \
-            (every 5 minutes by default); every 2 minutes, pending meet requests past their expiry expire. \
+            (every 5 minutes by default); every 2 minutes, pending meet requests past their expiry expire; with APNs \
+            configured, every 5 seconds the push outbox is delivered (see summit push deliver). \
             Progress and figures go to standard error. With --once it sweeps once and exits, for running the \
             sweeps from cron instead.
             """,
@@ -16,6 +18,7 @@ enum WorkerCommand {
             .value("--sweep-every", "SECONDS", "how often to sweep expired live positions (default 300)"),
             .flag("--once", "sweep once, print how many positions were removed, and exit"),
             .flag("--json", "with --once: print the result as JSON"),
+            .value("--apns-config", "FILE", "deliver push notifications with these APNs settings (default: the APNS_* variables, if set)"),
         ],
         run: { invocation in
             let path = invocation.commandPath
@@ -43,7 +46,9 @@ enum WorkerCommand {
                 }
                 return 0
             }
-            let worker = Worker(configuration, options: Worker.Options(presenceSweepInterval: interval)) { console.note($0) }
+            let push = try invocation.value("--apns-config").map(APNsConfiguration.load(file:)) ?? APNsConfiguration.fromEnvironment()
+            if push == nil { console.note("worker: APNs is not configured (APNS_* variables or --apns-config): push notifications wait in the outbox") }
+            let worker = Worker(configuration, options: Worker.Options(presenceSweepInterval: interval, push: push)) { console.note($0) }
             let running = Task { try await worker.run() }
             // Interrupt or terminate: stop cleanly (close the relay, end the sweeps).
             let signals = [SIGINT, SIGTERM].map { signal in

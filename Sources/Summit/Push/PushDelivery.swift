@@ -123,3 +123,18 @@ public enum PushDelivery {
         UUID(uuidString: String(format: "00000000-0000-4000-8000-%012llx", id))!
     }
 }
+
+extension PushDelivery.Counts {
+    /// One line for logs and the command line.
+    public var summary: String {
+        "claimed \(claimed): \(delivered) delivered, \(retried) to retry, \(failed) given up, \(deadTokens) dead token"
+            + (deadTokens == 1 ? "" : "s") + " removed" + (lost > 0 ? ", \(lost) lost to another deliverer" : "")
+    }
+}
+
+extension PushDelivery {
+    /// How a deliverer names itself in the outbox's `claimed_by`: host and process.
+    public static func workerName() -> String {
+        "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)"
+    }
+}
