@@ -4,7 +4,7 @@
 -- blocked pair; nobody but the service role reaches the outbox; claims are
 -- exclusive, retries back off and give up, a dead token goes.
 begin;
-select plan(45);
+select plan(51);
 
 select tests.create_user('ann@example.test', null, '{"username":"ann"}') as ann \gset
 select tests.create_user('bob@example.test', null, '{"username":"bob"}') as bob \gset
@@ -163,6 +163,25 @@ select is((select count(*)::int from push.claim_due('worker-1', 100) where recip
   'a notification toward someone who has since blocked the actor is not delivered');
 select is((select count(*)::int from push.outbox where recipient_id = :'dan' and status = 'dropped'), 2,
   'it is dropped, on both devices');
+
+-- a server-given wait longer than the backoff is kept
+select tests.freeze_time('2026-02-01 10:10:00+00');
+select tests.act_as_service();
+create temporary table reclaimed as select * from push.claim_due('worker-1', 100);
+select is(push.record_retry(r.id, r.claim_id, 429, 'TooManyRequests', 3600), 'pending', 'a 429 is retried')
+from reclaimed r where r.recipient_id = :'ann' limit 1;
+select ok((select next_attempt_at >= summit.now() + interval '1 hour' from push.outbox
+           where recipient_id = :'ann' and last_http_status = 429), 'no sooner than APNs''s retry-after');
+
+-- finished rows are forgotten after a week
+select tests.freeze_time('2026-02-09 10:00:00+00');
+select is(push.purge_finished(), (select count(*)::int from push.outbox where status <> 'pending'),
+  'purge_finished removes what finished over a week ago');
+select is((select count(*)::int from push.outbox where status <> 'pending'), 0, 'and only that');
+select ok((select count(*) > 0 from push.outbox where status = 'pending'), 'pending rows stay');
+select tests.act_as(:'ann');
+select throws_ok($$select push.purge_finished()$$, '42501', null, 'a user cannot purge the outbox');
+select tests.clear_authentication();
 
 select * from finish();
 rollback;

@@ -5,7 +5,8 @@ import Push
 /// Delivers the push outbox: claims due notifications as the service role, sends
 /// each through APNs, and records what happened under its claim — delivered,
 /// retried later with backoff (given up after `push.max_attempts()`), given up,
-/// or, on 410, the dead device token removed.
+/// or, on 410, the dead device token removed — then forgets finished rows older
+/// than a week.
 ///
 /// Several deliverers may run at once (worker processes, `summit push deliver`):
 /// a claim takes rows with `FOR UPDATE SKIP LOCKED` and leases them, so each
@@ -81,6 +82,8 @@ public enum PushDelivery {
             total = total + counts
             if claims.count < batch { break }
         }
+        // Finished rows are kept a week for `summit push outbox` and inspection.
+        _ = try await connection.query("select push.purge_finished()", as: .serviceRole).scalar(Int.self)
         return total
     }
 
