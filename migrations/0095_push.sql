@@ -3,8 +3,8 @@
 --
 -- social.device_tokens: one row per APNs device token. A token belongs to one
 -- person at a time (the phone signed in last); registering it as someone else
--- moves it. People read and remove their own tokens; registration goes through
--- social.register_device_token (sql/0095_push.sql).
+-- moves it. People read their own tokens; registering and removing go through
+-- social.register_device_token and social.unregister_device_token (sql/0095_push.sql).
 --
 -- push.outbox: one row per notification to one device, written by AFTER
 -- triggers in the transaction of the change it announces, read and updated only
@@ -32,8 +32,9 @@ create index device_tokens_profile on social.device_tokens (profile_id, updated_
 
 alter table social.device_tokens enable row level security;
 revoke all on social.device_tokens from anon, authenticated;
--- Own rows only (policies); inserts and moves go through the RPC.
-grant select, delete on social.device_tokens to authenticated;
+-- Own rows only (policy); registering, moving and removing go through the RPCs
+-- (clients hold no DELETE on app tables).
+grant select on social.device_tokens to authenticated;
 grant all on social.device_tokens to service_role;
 
 create schema if not exists push;

@@ -4,7 +4,7 @@
 -- blocked pair; nobody but the service role reaches the outbox; claims are
 -- exclusive, retries back off and give up, a dead token goes.
 begin;
-select plan(51);
+select plan(54);
 
 select tests.create_user('ann@example.test', null, '{"username":"ann"}') as ann \gset
 select tests.create_user('bob@example.test', null, '{"username":"bob"}') as bob \gset
@@ -24,13 +24,17 @@ select throws_ok($$select social.register_device_token(repeat('ab', 32), 'stagin
 select tests.act_as(:'bob');
 select lives_ok($$select social.register_device_token(repeat('b2', 32))$$, 'bob registers a production device');
 select is((select count(*)::int from social.device_tokens), 1, 'bob reads only his own device');
-delete from social.device_tokens where token = repeat('a1', 32);
+select throws_ok($$delete from social.device_tokens$$, '42501', null, 'no one deletes a device directly');
+select is(social.unregister_device_token(repeat('a1', 32)), false, 'bob cannot unregister ann''s device');
 select throws_ok($$insert into social.device_tokens (profile_id, token, environment, created_at, updated_at)
   values ('$$ || :'ann' || $$', repeat('cc', 32), 'production', now(), now())$$, '42501', null,
   'no one inserts a device directly');
 select tests.clear_authentication();
 select is((select count(*)::int from social.device_tokens where profile_id = :'ann'), 1,
   'bob cannot delete ann''s device');
+select tests.act_as(:'ann');
+select social.register_device_token(repeat('a5', 32), 'sandbox') is not null as registered \gset
+select is(social.unregister_device_token(repeat('A5', 32)), true, 'ann unregisters her own second device');
 select tests.act_as_anon();
 select throws_ok($$select social.register_device_token(repeat('cd', 32))$$, '42501', null,
   'anon cannot register a device');

@@ -22,8 +22,6 @@ create policy device_tokens_own_read on social.device_tokens
   for select to authenticated using (profile_id = (select auth.uid()));
 
 drop policy if exists device_tokens_own_delete on social.device_tokens;
-create policy device_tokens_own_delete on social.device_tokens
-  for delete to authenticated using (profile_id = (select auth.uid()));
 
 -- How many devices one person keeps; registering one more forgets the least recently registered.
 create or replace function push.devices_per_person() returns integer
