@@ -34,6 +34,15 @@ final class HTTP2ClientConnection {
             + HTTP2Frame.settings([(.enablePush, 0), (.initialWindowSize, Self.receiveWindow),
                                    (.headerTableSize, UInt32(decoder.maximumTableSize))]).encoded
             + HTTP2Frame.windowUpdate(streamID: 0, increment: Self.receiveWindow - UInt32(Self.defaultWindow)).encoded)
+        // A server that does not speak HTTP/2 answers the preface in HTTP/1.1.
+        while input.count < HTTP2Frame.headerLength {
+            guard try stream.read(into: &input, maximum: 16_384) > 0 else {
+                throw HTTP2Error.connectionLost("the server closed the connection before its SETTINGS")
+            }
+        }
+        if input.starts(with: Array("HTTP/1.".utf8)) {
+            throw HTTP2Error.protocolViolation("the server answered in HTTP/1.1: the endpoint must speak HTTP/2 (APNs does)")
+        }
         var sawSettings = false
         while !sawSettings {
             let frame = try readFrame()
@@ -55,12 +64,16 @@ final class HTTP2ClientConnection {
     /// Reads whatever the server sent while the connection was idle (a GOAWAY,
     /// a PING, the end of the stream) so a dead connection is noticed before use.
     func absorbIdleInput() {
-        while closing == nil && stream.hasPendingInput() {
-            do {
-                _ = try handleConnectionFrame(try readFrame())
-            } catch {
-                closing = error as? HTTP2Error ?? .connectionLost("\(error)")
+        do {
+            // Frames already read along with the last response come first.
+            while closing == nil, let frame = try HTTP2Frame.take(from: &input, maxFrameSize: HTTP2Frame.defaultMaxFrameSize) {
+                _ = try handleConnectionFrame(frame)
             }
+            while closing == nil && stream.hasPendingInput() {
+                _ = try handleConnectionFrame(try readFrame())
+            }
+        } catch {
+            closing = error as? HTTP2Error ?? .connectionLost("\(error)")
         }
     }
 
@@ -76,7 +89,9 @@ final class HTTP2ClientConnection {
             return try readResponse(streamID: id)
         } catch let error as HTTP2Error {
             switch error {
-            case .streamReset, .requestNotProcessed(_) where isUsable: break
+            // The stream failed, the connection did not (REFUSED_STREAM leaves it usable).
+            case .streamReset: break
+            case .requestNotProcessed where isUsable: break
             default: closing = closing ?? error
             }
             throw error

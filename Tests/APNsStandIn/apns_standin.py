@@ -8,8 +8,9 @@ appends what it received, one JSON object per line, to the log file.
 
 How it answers depends on the device token, so a test picks the behaviour:
 tokens starting with "dead" get 410 Unregistered, "5000" get 500, "bad0" get
-400 BadDeviceToken, every other token 200. A request whose JWT does not verify
-gets 403 InvalidProviderToken.
+400 BadDeviceToken, every other token 200; after answering a token starting
+with "c105ed" it closes the connection (GOAWAY, as APNs does to idle or old
+connections). A request whose JWT does not verify gets 403 InvalidProviderToken.
 
     python apns_standin.py --public-key KEY.pem --team-id TEAM --key-id KEY --topic TOPIC --log FILE
            [--cert CERT.pem --key KEY.pem]
@@ -135,6 +136,10 @@ class APNsProtocol(asyncio.Protocol):
             body = json.dumps({"reason": reason}).encode()
             self.h2.send_headers(stream_id, response + [("content-type", "application/json")])
             self.h2.send_data(stream_id, body, end_stream=True)
+        if token.startswith("c105ed"):
+            self.h2.close_connection(last_stream_id=stream_id)
+            self.transport.write(self.h2.data_to_send())
+            self.transport.close()
 
 
 class Server:

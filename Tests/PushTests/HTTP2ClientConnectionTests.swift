@@ -92,6 +92,28 @@ struct HTTP2ClientConnectionTests {
         #expect(!connection.isUsable)
     }
 
+    @Test("a GOAWAY that arrived with the last response is noticed before the next request")
+    func goAwayWhileIdle() throws {
+        let stream = ScriptedStream([
+            HTTP2Frame.settings([]),
+            HTTP2Frame(.headers, flags: HTTP2Frame.Flag.endHeaders | HTTP2Frame.Flag.endStream, streamID: 1, payload: [0x88]),
+            HTTP2Frame.goAway(lastStreamID: 1, errorCode: 0),
+        ])
+        let connection = try HTTP2ClientConnection(stream: stream, authority: "a", scheme: "http")
+        #expect(try connection.send(Self.request).status == 200)
+        connection.absorbIdleInput()
+        #expect(!connection.isUsable)
+    }
+
+    @Test("an HTTP/1.1 server is named as such")
+    func http1Server() {
+        let stream = ScriptedStream([])
+        stream.incoming = Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)
+        #expect(throws: HTTP2Error.protocolViolation("the server answered in HTTP/1.1: the endpoint must speak HTTP/2 (APNs does)")) {
+            try HTTP2ClientConnection(stream: stream, authority: "a", scheme: "http")
+        }
+    }
+
     @Test("RST_STREAM fails the request; the end of the stream fails the connection")
     func resets() throws {
         let reset = ScriptedStream([HTTP2Frame.settings([]), HTTP2Frame(.resetStream, streamID: 1, payload: [0, 0, 0, 2])])

@@ -139,6 +139,31 @@ struct PushDeliveryTests {
         }
     }
 
+    @Test("a server that closes the connection after answering (GOAWAY) is reconnected to for the next notification")
+    func reconnectsAfterGoAway() async throws {
+        try await withTemporaryFolder { folder in
+            let standIn = try await APNsStandIn(in: folder)
+            defer { standIn.stop() }
+            try await withFreshDatabase { configuration in
+                try await PostgresConnection.withConnection(configuration) { db in
+                    let ann = try await Self.user("ann", on: db)
+                    let closing = Self.token("c105ed"), next = Self.token()
+                    for (name, token) in [("bob", closing), ("cat", next)] {
+                        let friend = try await Self.user(name, token: token, on: db)
+                        #expect(try await Self.sendFriendRequest(from: ann, to: friend, on: db) == "sent")
+                    }
+                    let client = try APNsClient(standIn.configuration())
+                    let counts = try await PushDelivery.deliverDue(on: db, client: client, worker: "worker-1")
+                    await client.close()
+                    #expect(counts.delivered == 2, "\(counts)")
+                    let records = standIn.records()
+                    #expect(records.map { $0["token"] as? String } == [closing, next])
+                    #expect(Set(records.compactMap { $0["connection"] as? Int }).count == 2, "the second went on a new connection")
+                }
+            }
+        }
+    }
+
     @Test("over TLS with ALPN h2 (libssl), verified against the stand-in's certificate")
     func deliversOverTLS() async throws {
         try await withTemporaryFolder { folder in
