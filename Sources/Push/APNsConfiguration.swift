@@ -28,10 +28,13 @@ public struct APNsConfiguration: Sendable {
     public var timeout: Duration
     /// How long one provider token is reused (kept between 20 and 55 minutes).
     public var tokenRefreshInterval: TimeInterval
+    /// How many connections per environment send side by side (1 to 32).
+    public var connections: Int
 
     public init(teamID: String, keyID: String, privateKeyPEM: String, topic: String,
                 productionURL: URL = APNsConfiguration.productionURL, sandboxURL: URL = APNsConfiguration.sandboxURL,
-                caFile: String? = nil, timeout: Duration = .seconds(15), tokenRefreshInterval: TimeInterval = 40 * 60) {
+                caFile: String? = nil, timeout: Duration = .seconds(15), tokenRefreshInterval: TimeInterval = 40 * 60,
+                connections: Int = 4) {
         self.teamID = teamID
         self.keyID = keyID
         self.privateKeyPEM = privateKeyPEM
@@ -41,6 +44,7 @@ public struct APNsConfiguration: Sendable {
         self.caFile = caFile
         self.timeout = timeout
         self.tokenRefreshInterval = tokenRefreshInterval
+        self.connections = connections
     }
 
     public func url(for environment: APNsEnvironment) -> URL {
@@ -87,7 +91,7 @@ public struct APNsConfiguration: Sendable {
             return value
         }
         let known: Set = ["team_id", "key_id", "auth_key", "key_file", "topic", "bundle_id", "production_url",
-                          "sandbox_url", "ca_file", "environment", "timeout_seconds", "token_refresh_minutes"]
+                          "sandbox_url", "ca_file", "environment", "timeout_seconds", "token_refresh_minutes", "connections"]
         if let unknown = settings.keys.sorted().first(where: { !known.contains($0) }) {
             throw APNsConfigurationError("\(source) sets \(name(unknown)), which Summit does not know",
                 fix: "use \(known.sorted().map(name).joined(separator: ", "))")
@@ -131,6 +135,12 @@ public struct APNsConfiguration: Sendable {
                     fix: "APNs refuses tokens older than an hour and new tokens more often than every 20 minutes")
             }
             configuration.tokenRefreshInterval = minutes * 60
+        }
+        if let text = settings["connections"] {
+            guard let count = Int(text), (1...32).contains(count) else {
+                throw APNsConfigurationError("\(name("connections")) must be a whole number from 1 to 32, not \(text)")
+            }
+            configuration.connections = count
         }
         return configuration
     }

@@ -13,7 +13,7 @@ with "c105ed" it closes the connection (GOAWAY, as APNs does to idle or old
 connections). A request whose JWT does not verify gets 403 InvalidProviderToken.
 
     python apns_standin.py --public-key KEY.pem --team-id TEAM --key-id KEY --topic TOPIC --log FILE
-           [--cert CERT.pem --key KEY.pem]
+           [--cert CERT.pem --key KEY.pem] [--delay-ms MS]
 
 Prints "listening PORT" once it accepts connections.
 """
@@ -98,8 +98,17 @@ class APNsProtocol(asyncio.Protocol):
                 self.streams[event.stream_id]["body"] += event.data
                 self.h2.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             elif isinstance(event, h2.events.StreamEnded):
-                self.respond(event.stream_id, self.streams.pop(event.stream_id))
+                request = self.streams.pop(event.stream_id)
+                if self.server.delay > 0:  # a far-away server: answer after a round trip
+                    asyncio.get_running_loop().call_later(self.server.delay, self.respond_later, event.stream_id, request)
+                else:
+                    self.respond(event.stream_id, request)
         self.transport.write(self.h2.data_to_send())
+
+    def respond_later(self, stream_id, request):
+        if not self.transport.is_closing():
+            self.respond(stream_id, request)
+            self.transport.write(self.h2.data_to_send())
 
     def respond(self, stream_id, request):
         headers = request["headers"]
@@ -149,6 +158,7 @@ class Server:
         self.verifier = Verifier(key, arguments.team_id, arguments.key_id)
         self.topic = arguments.topic
         self.log_file = open(arguments.log, "a", buffering=1)
+        self.delay = arguments.delay_ms / 1000
 
     def log(self, record):
         self.log_file.write(json.dumps(record) + "\n")
@@ -162,6 +172,7 @@ async def main():
     parser.add_argument("--topic", required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--delay-ms", type=float, default=0, help="answer each request this much later")
     parser.add_argument("--cert")
     parser.add_argument("--key")
     arguments = parser.parse_args()

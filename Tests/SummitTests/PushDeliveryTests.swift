@@ -152,7 +152,10 @@ struct PushDeliveryTests {
                         let friend = try await Self.user(name, token: token, on: db)
                         #expect(try await Self.sendFriendRequest(from: ann, to: friend, on: db) == "sent")
                     }
-                    let client = try APNsClient(standIn.configuration())
+                    // One connection, so the second notification has to follow the first on it.
+                    var oneConnection = standIn.configuration()
+                    oneConnection.connections = 1
+                    let client = try APNsClient(oneConnection)
                     let counts = try await PushDelivery.deliverDue(on: db, client: client, worker: "worker-1")
                     await client.close()
                     #expect(counts.delivered == 2, "\(counts)")

@@ -74,11 +74,21 @@ public enum PushDelivery {
                 select id, claim_id, kind, token, environment, payload::text as payload, collapse_id, attempts, created_at
                 from push.claim_due(\(worker), \(batch)::integer, \(leaseSeconds)::integer)
                 """, as: .serviceRole).decode(Claim.self)
-            var counts = Counts()
-            counts.claimed = claims.count
-            for claim in claims {
-                counts = counts + (try await deliver(claim, on: connection, client: client))
+            // One sequence of claims per lane of the client, side by side.
+            let lanes = client.laneCount
+            var counts = try await withThrowingTaskGroup(of: Counts.self) { group in
+                for lane in 0..<min(lanes, claims.count) {
+                    group.addTask {
+                        var laneCounts = Counts()
+                        for claim in stride(from: lane, to: claims.count, by: lanes).map({ claims[$0] }) {
+                            laneCounts = laneCounts + (try await deliver(claim, on: connection, client: client, lane: lane))
+                        }
+                        return laneCounts
+                    }
+                }
+                return try await group.reduce(Counts(), +)
             }
+            counts.claimed = claims.count
             total = total + counts
             if claims.count < batch { break }
         }
@@ -87,13 +97,13 @@ public enum PushDelivery {
         return total
     }
 
-    static func deliver(_ claim: Claim, on connection: PostgresConnection, client: APNsClient) async throws -> Counts {
+    static func deliver(_ claim: Claim, on connection: PostgresConnection, client: APNsClient, lane: Int) async throws -> Counts {
         var counts = Counts()
         let notification = APNsNotification(
             deviceToken: claim.token, environment: APNsEnvironment(rawValue: claim.environment) ?? .production,
             payload: Data(claim.payload.utf8), pushType: .alert, priority: 10, collapseID: claim.collapseId,
             id: apnsID(for: claim.id), expiration: claim.createdAt.addingTimeInterval(notificationLifetime))
-        let (outcome, response) = await client.send(notification)
+        let (outcome, response) = await client.send(notification, lane: lane)
         let status = response?.status
         let recorded: Bool
         switch outcome {
