@@ -4,7 +4,7 @@
 -- blocked pair; nobody but the service role reaches the outbox; claims are
 -- exclusive, retries back off and give up, a dead token goes.
 begin;
-select plan(54);
+select plan(55);
 
 select tests.create_user('ann@example.test', null, '{"username":"ann"}') as ann \gset
 select tests.create_user('bob@example.test', null, '{"username":"bob"}') as bob \gset
@@ -33,7 +33,8 @@ select tests.clear_authentication();
 select is((select count(*)::int from social.device_tokens where profile_id = :'ann'), 1,
   'bob cannot delete ann''s device');
 select tests.act_as(:'ann');
-select social.register_device_token(repeat('a5', 32), 'sandbox') is not null as registered \gset
+select is(social.register_device_token(repeat('a5', 32), 'development') ->> 'environment', 'sandbox',
+  'the entitlement''s "development" means sandbox');
 select is(social.unregister_device_token(repeat('A5', 32)), true, 'ann unregisters her own second device');
 select tests.act_as_anon();
 select throws_ok($$select social.register_device_token(repeat('cd', 32))$$, '42501', null,

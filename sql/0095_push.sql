@@ -57,9 +57,13 @@ begin
     perform private.fail('device_token_invalid',
       'Pass the APNs device token as hex (64 to 200 characters), as the app received it.');
   end if;
+  -- the app's aps-environment entitlement says "development" for sandbox builds
+  if v_environment = 'development' then
+    v_environment := 'sandbox';
+  end if;
   if v_environment not in ('sandbox', 'production') then
     perform private.fail('environment_invalid',
-      'Use sandbox for development builds and production for App Store and TestFlight builds.');
+      'Use sandbox (or development) for development builds and production for App Store and TestFlight builds.');
   end if;
   if v_platform not in ('ios', 'ipados', 'macos', 'watchos', 'visionos') then
     perform private.fail('platform_invalid', 'Use ios, ipados, macos, watchos or visionos.');

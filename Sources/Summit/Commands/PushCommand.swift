@@ -32,14 +32,15 @@ enum PushCommand {
         arguments: [.init(name: "TOKEN", help: "the device token as hex, 64 to 200 characters")],
         options: [
             AppCommand.asOption,
-            .value("--environment", "ENV", "sandbox (development builds) or production (App Store, TestFlight; default)"),
+            .value("--environment", "ENV", "sandbox or development (development builds), or production (App Store, TestFlight; default)"),
             .value("--platform", "NAME", "ios (default), ipados, macos, watchos or visionos"),
             AppCommand.jsonOption,
         ],
         run: { invocation in
             let environment = invocation.value("--environment") ?? "production"
-            guard APNsEnvironment(rawValue: environment) != nil else {
-                throw CLIError.usage("--environment is sandbox or production, not \"\(environment)\"", command: invocation.commandPath)
+            guard APNsEnvironment(rawValue: environment) != nil || environment == "development" else {
+                throw CLIError.usage("--environment is sandbox (or development) or production, not \"\(environment)\"",
+                                     command: invocation.commandPath)
             }
             let answer = try await AppCommand.acting(invocation) { session, me in
                 try await session.call("social.register_device_token",
