@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ActivityImport", targets: ["ActivityImport"]),
         .library(name: "GridSync", targets: ["GridSync"]),
         .library(name: "Relay", targets: ["Relay"]),
+        .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "MeetSolver", targets: ["MeetSolver"]),
     ],
     targets: [
@@ -20,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // epoll and eventfd: in the C library, not in Glibc's Swift module.
+        .systemLibrary(name: "CLinux"),
 
         .target(name: "Digest", dependencies: ["CCrypto"]),
         // Zip reading and raw deflate over zlib: SRTM tiles, graph blobs, activity exports.
@@ -37,7 +40,9 @@ let package = Package(
         .target(name: "GridSync", dependencies: ["CSQLite", "Postgres", "Digest"]),
         // The realtime relay over LISTEN/NOTIFY: channel registry, friend filter, presence, fan-out.
         .target(name: "Relay", dependencies: ["Postgres"]),
-        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "Relay", "MeetSolver"]),
+        // `summit serve`: HTTP/1.1 + WebSocket on epoll, speaking the hosted platform's auth, REST, realtime and storage.
+        .target(name: "Gateway", dependencies: ["Postgres", "Relay", "Digest", "CCrypto", "CLinux"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "Relay", "MeetSolver", "Gateway"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
 
         // Shared by the test targets: fresh databases cloned from a migrated template.
@@ -52,6 +57,7 @@ let package = Package(
         .testTarget(name: "GridSyncTests", dependencies: ["GridSync", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "MeetSolverTests", dependencies: ["MeetSolver", "MountainGraph", "Digest"]),
         .testTarget(name: "RelayTests", dependencies: ["Relay", "Postgres", "SummitTestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Relay", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
     ]
 )

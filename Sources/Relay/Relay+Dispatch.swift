@@ -7,6 +7,7 @@ extension Relay {
         switch event {
         case .notification(let notification):
             statistics.notifications += 1
+            deliverToTaps(notification)
             switch RelayChannel(name: notification.channel) {
             case .resortPositions(let resort):
                 routePosition(notification.payload, resort: resort)
@@ -19,6 +20,7 @@ extension Relay {
             }
         case .reconnected(let reason):
             connectionGap(reason: reason)
+            tellTapsOfGap(reason)
         }
     }
 

@@ -42,6 +42,8 @@ public actor Relay {
     /// Lets a packet reach its sender's friends without looking at anyone else.
     var followers: [String: [UUID: Set<Int>]] = [:]
     var nextSubscriberID = 1
+    /// channel → tap id → handler: raw subscriptions (see `tap`).
+    var taps: [String: [Int: RelayTapHandler]] = [:]
     var statistics = RelayStatistics()
     var pump: Task<Void, Never>?
     var isClosed = false
@@ -88,6 +90,7 @@ public actor Relay {
         isClosed = true
         for record in subscribers.values { record.mailbox.finish() }
         subscribers.removeAll()
+        taps.removeAll()
         subscribersByUser.removeAll()
         followers.removeAll()
         pump?.cancel()

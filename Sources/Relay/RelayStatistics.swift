@@ -18,6 +18,8 @@ public struct RelayStatistics: Sendable, Equatable, Codable {
     public var storedPositionsRead = 0
     /// Subscribers now.
     public var subscribers = 0
+    /// Notifications handed to taps (one per tap that heard it).
+    public var tapped = 0
 
     public init() {}
 

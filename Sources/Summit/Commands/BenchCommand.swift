@@ -8,7 +8,7 @@ enum BenchCommand {
     static let command = Command(
         name: "bench",
         summary: "Run a benchmark on a scratch database cloned from the test template.",
-        subcommands: [grids, graph, activity, sync, relay, meet])
+        subcommands: [grids, graph, activity, sync, relay, meet, gateway])
 
     static let grids = Command(
         name: "grids",

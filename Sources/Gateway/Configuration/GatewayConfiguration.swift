@@ -1,0 +1,122 @@
+import Foundation
+
+/// What `summit serve` needs besides the database: the JWT secret and the two API
+/// keys (from the environment or a file, never from the repository), the schemas
+/// REST exposes, token lifetimes, and the server's own options.
+public struct GatewayConfiguration: Sendable {
+    /// Signs and verifies every token: at least 32 bytes.
+    public var jwtSecret: [UInt8]
+    /// The public API key (a JWT with role anon), what apps embed.
+    public var anonKey: String
+    /// The backend's key (role service_role, bypasses row level security): never ship it in an app.
+    public var serviceRoleKey: String
+    /// Seconds an access token lives.
+    public var accessTokenLifetime = 3600
+    /// Schemas REST may read and write, the first being the default profile.
+    public var exposedSchemas = ["public", "social", "grids", "meet", "mountain", "activity"]
+    /// `iss` of the tokens issued.
+    public var issuer = "summit"
+    /// Connections to PostgreSQL for requests.
+    public var databaseConnections = 8
+    /// Largest upload, whatever a bucket allows.
+    public var maxUploadBytes = 12 << 20
+    public var server = ServerOptions()
+
+    public init(jwtSecret: [UInt8], anonKey: String, serviceRoleKey: String) {
+        self.jwtSecret = jwtSecret
+        self.anonKey = anonKey
+        self.serviceRoleKey = serviceRoleKey
+    }
+
+    /// The names read from the environment or a configuration file.
+    public enum Key {
+        public static let jwtSecret = "SUMMIT_JWT_SECRET"
+        public static let anonKey = "SUMMIT_ANON_KEY"
+        public static let serviceRoleKey = "SUMMIT_SERVICE_ROLE_KEY"
+        public static let accessTokenLifetime = "SUMMIT_ACCESS_TOKEN_LIFETIME"
+        public static let exposedSchemas = "SUMMIT_REST_SCHEMAS"
+    }
+
+    /// A problem with the configuration: what is wrong and what to do.
+    public struct Problem: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads `values` (a file's `KEY=value` lines merged with the environment) and checks
+    /// that the keys are tokens signed with the secret, with the right roles.
+    public static func from(_ values: [String: String]) throws -> GatewayConfiguration {
+        let fix = "run `summit serve keys --out gateway.env` to make a secret and keys, then `summit serve --config gateway.env`"
+        guard let secretText = values[Key.jwtSecret], !secretText.isEmpty else {
+            throw Problem(description: "\(Key.jwtSecret) is not set: \(fix)")
+        }
+        let secret = Array(secretText.utf8)
+        guard secret.count >= 32 else {
+            throw Problem(description: "\(Key.jwtSecret) is \(secret.count) bytes; it must be at least 32: \(fix)")
+        }
+        guard let anon = values[Key.anonKey], let service = values[Key.serviceRoleKey] else {
+            throw Problem(description: "\(Key.anonKey) and \(Key.serviceRoleKey) must both be set: \(fix)")
+        }
+        for (name, key, role) in [(Key.anonKey, anon, "anon"), (Key.serviceRoleKey, service, "service_role")] {
+            do {
+                let token = try JWT.verify(key, secret: secret)
+                guard token.role == role else {
+                    throw Problem(description: "\(name) has role \(token.role), not \(role): \(fix)")
+                }
+            } catch let failure as JWT.Failure {
+                throw Problem(description: "\(name) is not usable with this secret (\(failure)): \(fix)")
+            }
+        }
+        var configuration = GatewayConfiguration(jwtSecret: secret, anonKey: anon, serviceRoleKey: service)
+        if let text = values[Key.accessTokenLifetime] {
+            guard let seconds = Int(text), (60...86_400 * 7).contains(seconds) else {
+                throw Problem(description: "\(Key.accessTokenLifetime) must be seconds between 60 and 604800, not \"\(text)\"")
+            }
+            configuration.accessTokenLifetime = seconds
+        }
+        if let text = values[Key.exposedSchemas] {
+            let schemas = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let forbidden = schemas.filter { ["auth", "private", "storage", "summit", "realtime", "pg_catalog", "information_schema"].contains($0) }
+            guard !schemas.isEmpty, forbidden.isEmpty else {
+                throw Problem(description: "\(Key.exposedSchemas) must list app schemas only; \(forbidden.joined(separator: ", ")) may not be exposed")
+            }
+            configuration.exposedSchemas = schemas
+        }
+        return configuration
+    }
+
+    /// `KEY=value` lines; `#` comments and blank lines skipped, optional quotes removed.
+    public static func parseEnvironmentFile(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
+            var key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+            if key.hasPrefix("export ") { key = String(key.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
+            var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            values[key] = value
+        }
+        return values
+    }
+
+    /// A new random secret and the anon and service keys signed with it, valid for ten years,
+    /// as the lines of a configuration file.
+    public static func generateKeys(now: Date = Date()) -> String {
+        let secret = Base64URL.encode(HMACSHA256.randomBytes(48))
+        let issued = Int(now.timeIntervalSince1970)
+        let expires = issued + 10 * 365 * 86_400
+        func key(_ role: String) -> String {
+            JWT.sign(claims: ["role": role, "iss": "summit", "iat": issued, "exp": expires], secret: Array(secret.utf8))
+        }
+        return """
+            # Summit gateway secrets. Keep this file out of version control (mode 0600).
+            # The anon key goes into apps; the service role key bypasses row level security.
+            \(Key.jwtSecret)=\(secret)
+            \(Key.anonKey)=\(key("anon"))
+            \(Key.serviceRoleKey)=\(key("service_role"))
+
+            """
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Routes requests to the services by path, the way the hosted platform lays them
+/// out: `/auth/v1`, `/rest/v1`, `/storage/v1`, `/realtime/v1`. Adds CORS headers
+/// (browser apps call from their own origin) and answers preflights.
+struct GatewayResponder: HTTPResponder {
+    let context: GatewayContext
+    let auth: AuthService
+    let rest: RestService
+    let storage: StorageService
+    let realtime: RealtimeService
+
+    static let corsHeaders: HTTPHeaders = [
+        "access-control-allow-origin": "*",
+        "access-control-allow-methods": "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
+        "access-control-allow-headers": "authorization, apikey, content-type, x-client-info, accept-profile, "
+            + "content-profile, prefer, range, range-unit, x-upsert, cache-control, x-supabase-api-version",
+        "access-control-expose-headers": "content-range, content-location, location, x-total-count",
+        "access-control-max-age": "86400",
+    ]
+
+    func bodyLimit(method: HTTPMethod, path: Substring) -> Int {
+        path.hasPrefix("/storage/v1/object") ? context.configuration.maxUploadBytes : context.configuration.server.limits.maxBodyBytes
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPReply {
+        guard let path = request.path else {
+            return .response(withCORS(.json(400, object: ["message": "the path's percent-encoding is broken"])))
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if request.method == .options {
+            return .response(withCORS(HTTPResponse(status: 204)))
+        }
+        let service = segments.prefix(2).joined(separator: "/")
+        let rest = segments.dropFirst(2)
+        let response: HTTPResponse
+        switch service {
+        case "auth/v1":
+            response = await auth.respond(to: request, path: rest)
+        case "rest/v1":
+            response = await self.rest.respond(to: request, path: rest)
+        case "storage/v1":
+            response = await storage.respond(to: request, path: rest)
+        case "realtime/v1":
+            if rest.first == "websocket" { return realtime.upgrade(request) }
+            response = await realtime.respond(to: request, path: rest)
+        case "health", "":
+            response = .json(200, object: ["status": "ok", "service": "summit"])
+        default:
+            response = .json(404, object: [
+                "message": "no such endpoint: Summit serves /auth/v1, /rest/v1, /storage/v1 and /realtime/v1",
+            ])
+        }
+        return .response(withCORS(response))
+    }
+
+    private func withCORS(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        for (name, value) in Self.corsHeaders where response.headers[name] == nil {
+            response.headers.add(name, value)
+        }
+        return response
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Who a request runs as: the role and claims PostgreSQL will see, taken from the
+/// bearer token when there is one, else from the API key.
+public struct RequestCaller: Sendable, Equatable {
+    /// anon, authenticated or service_role.
+    public var role: String
+    public var userID: UUID?
+    public var sessionID: UUID?
+    /// The claims exactly as signed: `request.jwt.claims` for the transaction.
+    public var claimsJSON: String
+    /// When the token runs out (Unix seconds).
+    public var expiresAt: Double
+
+    init(_ token: VerifiedToken) {
+        role = token.role
+        userID = token.userID
+        sessionID = token.sessionID
+        claimsJSON = token.claimsJSON
+        expiresAt = token.expiresAt
+    }
+
+    public var isServiceRole: Bool { role == "service_role" }
+}
+
+/// Why a request's credentials were refused, for each service to word its own way.
+enum CredentialProblem: Error, Sendable {
+    /// No `apikey` header (or query parameter) at all.
+    case missingAPIKey
+    /// An `apikey` that is not one of the configured keys.
+    case unknownAPIKey
+    /// A bearer token that does not verify.
+    case badToken(JWT.Failure)
+
+    var message: String {
+        switch self {
+        case .missingAPIKey: "No API key found in request: send the anon key in the apikey header"
+        case .unknownAPIKey: "Invalid API key: send the project's anon or service role key in the apikey header"
+        case .badToken(.expired): "JWT expired: refresh the session and send the new access token"
+        case .badToken(let failure): "Invalid JWT: \(failure)"
+        }
+    }
+}
+
+/// Checks a request's `apikey` and `Authorization` against the configuration.
+struct Credentials: Sendable {
+    let secret: [UInt8]
+    let anonKey: String
+    let serviceRoleKey: String
+    let anonToken: VerifiedToken
+    let serviceToken: VerifiedToken
+
+    init(_ configuration: GatewayConfiguration) throws {
+        secret = configuration.jwtSecret
+        anonKey = configuration.anonKey
+        serviceRoleKey = configuration.serviceRoleKey
+        anonToken = try JWT.verify(configuration.anonKey, secret: configuration.jwtSecret)
+        serviceToken = try JWT.verify(configuration.serviceRoleKey, secret: configuration.jwtSecret)
+    }
+
+    /// The caller of `request`: the bearer token's, or the API key's when there is none.
+    /// `apiKey` overrides the header (realtime sends it in the query string).
+    func caller(of request: HTTPRequest, apiKey: String? = nil, now: Date = Date()) throws(CredentialProblem) -> RequestCaller {
+        let key = try self.key(apiKey ?? request.headers["apikey"])
+        guard let bearer = request.bearerToken, bearer != key.token else { return RequestCaller(key) }
+        return try verify(bearer, now: now)
+    }
+
+    /// The API key's own token, if it is one of the two configured.
+    func key(_ text: String?) throws(CredentialProblem) -> VerifiedToken {
+        guard let text, !text.isEmpty else { throw .missingAPIKey }
+        if HMACSHA256.constantTimeEqual(Array(text.utf8), Array(anonKey.utf8)) { return anonToken }
+        if HMACSHA256.constantTimeEqual(Array(text.utf8), Array(serviceRoleKey.utf8)) { return serviceToken }
+        throw .unknownAPIKey
+    }
+
+    func verify(_ token: String, now: Date = Date()) throws(CredentialProblem) -> RequestCaller {
+        do {
+            return RequestCaller(try JWT.verify(token, secret: secret, now: now))
+        } catch {
+            throw .badToken(error)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Relay
+
+/// One channel a socket has joined, owned by its session.
+final class RealtimeChannel: @unchecked Sendable {
+    /// What the topic carries besides broadcast and presence.
+    enum Kind: Sendable, Equatable {
+        /// Any topic: broadcast and presence among its members.
+        case plain
+        /// `pos:resort:{id}`: friends' positions from the relay, filtered by friendship on the server.
+        case resortPositions(String)
+        /// `pos:cell:{geohash6}`: joined for compatibility; positions arrive on the resort channel.
+        case cellPositions
+    }
+
+    /// `realtime:{subTopic}`.
+    let topic: String
+    let subTopic: String
+    let joinRef: String?
+    let kind: Kind
+    /// `{node}:{socket}:{join ref}`: this channel wherever it is named (presence rows, broadcast origins).
+    let origin: String
+    var caller: RequestCaller
+    var broadcastSelf = false
+    var broadcastAck = false
+    var presenceKey: String
+    var bindings: [ChangeBinding] = []
+    var tracked = false
+    /// The user whose change feed this channel follows.
+    var changesUser: UUID?
+    var positions: RelaySubscription?
+    var pump: Task<Void, Never>?
+
+    init(topic: String, joinRef: String?, kind: Kind, origin: String, caller: RequestCaller, presenceKey: String) {
+        self.topic = topic
+        subTopic = String(topic.dropFirst("realtime:".count))
+        self.joinRef = joinRef
+        self.kind = kind
+        self.origin = origin
+        self.caller = caller
+        self.presenceKey = presenceKey
+    }
+
+    /// The kind of `subTopic`, or why it cannot be joined.
+    static func kind(of subTopic: String) -> Kind {
+        if subTopic.hasPrefix("pos:resort:") { return .resortPositions(String(subTopic.dropFirst("pos:resort:".count))) }
+        if subTopic.hasPrefix("pos:cell:") { return .cellPositions }
+        return .plain
+    }
+}

@@ -1,0 +1,495 @@
+import Foundation
+import Postgres
+import Relay
+
+/// One realtime socket: its channels, the messages it reads, and what it sends.
+///
+/// Replies go straight to the socket; what the hub and the change feed deliver goes
+/// through the outbox, written by one writer that waits for room on the socket, and
+/// each position channel has a pump that takes batches from its relay subscription
+/// only when the socket has room (the relay's mailbox keeps the newest sample per
+/// friend meanwhile). So a slow reader holds back only itself.
+actor RealtimeSession {
+    let id: Int
+    let socket: WebSocket
+    let service: RealtimeService
+    let serializer: PhoenixMessage.Serializer
+    /// Who the socket's API key makes the caller, for channels joined without a token.
+    let socketCaller: RequestCaller
+    let outbox = Outbox()
+    private var channels: [String: RealtimeChannel] = [:]
+    /// Channels of this session following each user's change feed.
+    private var feedUsers: [UUID: Int] = [:]
+    private var closed = false
+
+    static let maxChannels = 100
+
+    init(id: Int, socket: WebSocket, service: RealtimeService, caller: RequestCaller, serializer: PhoenixMessage.Serializer) {
+        self.id = id
+        self.socket = socket
+        self.service = service
+        self.socketCaller = caller
+        self.serializer = serializer
+    }
+
+    var context: GatewayContext { service.context }
+
+    /// Serves the socket until it closes, then leaves every channel.
+    func run() async {
+        let writer = Task { await self.writeLoop() }
+        let watchdog = Task { await self.watchTokens() }
+        while let message = await socket.receive() {
+            switch message {
+            case .text(let text):
+                guard let phoenix = PhoenixMessage.decode(text, serializer: serializer) else {
+                    socket.close(.unsupportedData, reason: "expected Phoenix channel messages (JSON, serializer \(serializer == .v1 ? "1.0.0" : "2.0.0"))")
+                    continue
+                }
+                await handle(phoenix)
+            case .binary:
+                socket.close(.unsupportedData, reason: "Summit's realtime reads text frames")
+            default:
+                continue
+            }
+        }
+        closed = true
+        watchdog.cancel()
+        for channel in Array(channels.values) { await leave(channel) }
+        outbox.finish()
+        await writer.value
+    }
+
+    // MARK: - Reading
+
+    private func handle(_ message: PhoenixMessage) async {
+        if message.topic == "phoenix" {
+            if message.event == "heartbeat" { send(PhoenixMessage.reply(to: message, ok: true, serializer: serializer)) }
+            return
+        }
+        if message.event == "phx_join" { return await join(message) }
+        guard let channel = channels[message.topic] else {
+            if message.event == "phx_leave" {
+                send(PhoenixMessage.reply(to: message, ok: true, serializer: serializer))
+            } else {
+                send(PhoenixMessage.refusal(to: message, "unmatched topic: join \(message.topic) first", serializer: serializer))
+            }
+            return
+        }
+        switch message.event {
+        case "phx_leave":
+            await leave(channel)
+            send(PhoenixMessage.reply(to: message, ok: true, serializer: serializer))
+            sendClose(channel)
+        case "access_token":
+            await updateToken(channel, message)
+        case "broadcast":
+            await broadcast(channel, message)
+        case "presence":
+            await presence(channel, message)
+        default:
+            send(PhoenixMessage.refusal(to: message, "unknown event \(message.event)", serializer: serializer))
+        }
+    }
+
+    // MARK: - Joining and leaving
+
+    private func join(_ message: PhoenixMessage) async {
+        let topic = message.topic
+        guard topic.hasPrefix("realtime:"), topic.count > "realtime:".count, topic.utf8.count <= 512 else {
+            return send(PhoenixMessage.refusal(to: message, "topics are realtime:{name}, at most 512 bytes", serializer: serializer))
+        }
+        // Joining again (a client's rejoin) replaces the old channel.
+        if let existing = channels[topic] {
+            await leave(existing)
+        }
+        guard channels.count < Self.maxChannels else {
+            return send(PhoenixMessage.refusal(to: message, "a socket may join at most \(Self.maxChannels) channels", serializer: serializer))
+        }
+        let config = message.payload["config"] as? [String: Any] ?? [:]
+        let caller: RequestCaller
+        do {
+            caller = try await self.caller(for: message.payload["access_token"])
+        } catch {
+            return send(PhoenixMessage.refusal(to: message, error.message, serializer: serializer))
+        }
+        if config["private"] as? Bool == true {
+            return send(PhoenixMessage.refusal(to: message,
+                "private channels are not supported by Summit: join with private false (position channels filter by friendship on the server)",
+                serializer: serializer))
+        }
+        let subTopic = String(topic.dropFirst("realtime:".count))
+        let kind = RealtimeChannel.kind(of: subTopic)
+        if case .resortPositions(let resort) = kind {
+            guard caller.userID != nil else {
+                return send(PhoenixMessage.refusal(to: message, "sign in to follow friends' positions", serializer: serializer))
+            }
+            guard RelayChannel.isValidResortID(resort) else {
+                return send(PhoenixMessage.refusal(to: message, "\(resort) is not a resort id (1–52 letters, digits, _ . -)", serializer: serializer))
+            }
+        }
+        let presence = config["presence"] as? [String: Any]
+        let key = (presence?["key"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
+        let origin = "\(service.nodeID.uuidString.lowercased()):\(id):\(message.joinRef ?? message.ref ?? "0")"
+        let channel = RealtimeChannel(topic: topic, joinRef: message.joinRef ?? message.ref, kind: kind, origin: origin,
+                                      caller: caller, presenceKey: key)
+        let broadcastConfig = config["broadcast"] as? [String: Any]
+        channel.broadcastSelf = broadcastConfig?["self"] as? Bool ?? false
+        channel.broadcastAck = broadcastConfig?["ack"] as? Bool ?? false
+
+        // postgres_changes: every binding must be servable, or the join is refused.
+        let requested = config["postgres_changes"] as? [[String: Any]] ?? []
+        if !requested.isEmpty {
+            guard let user = caller.userID else {
+                return send(PhoenixMessage.refusal(to: message, "sign in to receive postgres_changes", serializer: serializer))
+            }
+            do {
+                for (index, object) in requested.enumerated() {
+                    let binding = try ChangeBinding.parse(object, id: Int.random(in: 1...Int(Int32.max)) &+ index)
+                    guard try await service.catalog.published(schema: binding.schema, table: binding.table) != nil else {
+                        return send(PhoenixMessage.refusal(to: message,
+                            "\(binding.schema).\(binding.table) does not send changes: Summit publishes social.friendships and meet.meet_requests",
+                            serializer: serializer))
+                    }
+                    channel.bindings.append(binding)
+                }
+            } catch let problem as BindingProblem {
+                return send(PhoenixMessage.refusal(to: message, problem.message, serializer: serializer))
+            } catch {
+                return send(PhoenixMessage.refusal(to: message, "could not check the tables: \(error)", serializer: serializer))
+            }
+            channel.changesUser = user
+        }
+
+        // Listen before answering, so nothing said after the answer is missed.
+        do {
+            try await service.hub.join(topic, TopicHub.Member(
+                outbox: outbox, origin: origin, receivesOwnBroadcasts: channel.broadcastSelf, serializer: serializer,
+                overflow: { [socket] in socket.close(.policyViolation, reason: "too slow: messages piled up unread") }))
+            if let user = channel.changesUser {
+                if feedUsers[user, default: 0] == 0 {
+                    try await service.feed.join(user, session: id, ChangeFeed.Member(
+                        outbox: outbox, overflow: { [socket] in socket.close(.policyViolation, reason: "too slow: changes piled up unread") }))
+                }
+                feedUsers[user, default: 0] += 1
+            }
+        } catch {
+            await leave(channel)
+            return send(PhoenixMessage.refusal(to: message, "could not subscribe: the database is not reachable; retry", serializer: serializer))
+        }
+        guard !closed else { return await leave(channel) }
+        channels[topic] = channel
+
+        let changes = channel.bindings.isEmpty ? "" : #""postgres_changes":["# + channel.bindings.map(\.replyJSON).joined(separator: ",") + "]"
+        send(PhoenixMessage.reply(to: message, ok: true, response: "{" + changes + "}", serializer: serializer))
+        if !channel.bindings.isEmpty {
+            send(PhoenixMessage.system(topic: topic, extension: "postgres_changes", message: "Subscribed to PostgreSQL", ok: true, serializer: serializer))
+        }
+        if presence?["enabled"] as? Bool == true || presence?["key"] as? String != nil {
+            await sendPresenceState(topic)
+        }
+        if case .resortPositions(let resort) = kind, let user = caller.userID {
+            await startPositions(channel, user: user, resort: resort)
+        }
+    }
+
+    /// Follows friends' positions at `resort` through the relay, streamed to the socket.
+    private func startPositions(_ channel: RealtimeChannel, user: UUID, resort: String) async {
+        let subscription: RelaySubscription
+        do {
+            subscription = try await service.relay.subscribe(user: user)
+        } catch {
+            return close(channel, system: "positions are not available: the relay is closed; rejoin")
+        }
+        channel.positions = subscription
+        let socket = socket, serializer = serializer, topic = channel.topic
+        channel.pump = Task {
+            while let batch = await subscription.nextBatch() {
+                await socket.waitForRoom()
+                guard !socket.isClosed else { break }
+                for event in batch {
+                    if let text = PositionWire.message(for: event, topic: topic, serializer: serializer) { socket.send(text: text) }
+                }
+            }
+        }
+        let entering = Task { try await subscription.enter(resort: resort) }
+        if case .failure = await entering.result, channels[channel.topic] === channel {
+            close(channel, system: "could not follow positions at \(resort): the database is not reachable; rejoin")
+        }
+    }
+
+    /// Releases everything a channel holds.
+    private func leave(_ channel: RealtimeChannel) async {
+        if channels[channel.topic] === channel { channels[channel.topic] = nil }
+        if let subscription = channel.positions {
+            channel.positions = nil
+            await subscription.close()
+        }
+        channel.pump?.cancel()
+        await service.hub.leave(channel.topic, origin: channel.origin)
+        if let user = channel.changesUser {
+            channel.changesUser = nil
+            feedUsers[user, default: 1] -= 1
+            if feedUsers[user] == 0 {
+                feedUsers[user] = nil
+                await service.feed.leave(user, session: id)
+            }
+        }
+        if channel.tracked {
+            channel.tracked = false
+            let topic = channel.topic, origin = channel.origin
+            _ = try? await context.pool.withConnection { connection in
+                try await connection.query("select realtime.gateway_untrack(\(topic), \(origin))", as: .serviceRole)
+            }
+        }
+    }
+
+    /// Ends a channel from the server's side: a system error, then phx_close.
+    private func close(_ channel: RealtimeChannel, system message: String) {
+        send(PhoenixMessage.system(topic: channel.topic, extension: "system", message: message, ok: false, serializer: serializer))
+        sendClose(channel)
+        Task { await self.leave(channel) }
+    }
+
+    private func sendClose(_ channel: RealtimeChannel) {
+        send(PhoenixMessage.encode(topic: channel.topic, event: "phx_close", payloadJSON: "{}", ref: channel.joinRef,
+                                   joinRef: channel.joinRef, serializer: serializer))
+    }
+
+    // MARK: - Tokens
+
+    /// The caller a join's `access_token` names (the socket's key when there is none).
+    private func caller(for token: Any?) async throws(RealtimeProblem) -> RequestCaller {
+        guard let text = token as? String, !text.isEmpty else { return socketCaller }
+        let caller: RequestCaller
+        do {
+            caller = try context.credentials.verify(text, now: context.clock())
+        } catch .badToken(.expired) {
+            throw RealtimeProblem("Token has expired: refresh the session and join again with the new access token")
+        } catch {
+            throw RealtimeProblem("Invalid JWT: \(error.message)")
+        }
+        try await checkSession(caller)
+        return caller
+    }
+
+    /// A signed-out session's tokens stop working in realtime at once, not when they expire.
+    private func checkSession(_ caller: RequestCaller) async throws(RealtimeProblem) {
+        guard let session = caller.sessionID else { return }
+        let active: Bool
+        do {
+            active = try await context.pool.withConnection { connection in
+                try await connection.query("select auth.gateway_session_active(\(session))", as: .serviceRole).scalar(Bool.self)
+            }
+        } catch {
+            throw RealtimeProblem("could not check the session: the database is not reachable; retry")
+        }
+        guard active else { throw RealtimeProblem("the session was signed out: sign in again") }
+    }
+
+    /// `access_token`: the channel goes on as the new token's caller, at once. A token
+    /// that does not verify, or names someone else, ends the channel.
+    private func updateToken(_ channel: RealtimeChannel, _ message: PhoenixMessage) async {
+        guard let text = message.payload["access_token"] as? String, !text.isEmpty else { return }
+        let caller: RequestCaller
+        do {
+            caller = try await self.caller(for: text)
+        } catch {
+            return close(channel, system: error.message)
+        }
+        guard caller.userID == channel.caller.userID else {
+            return close(channel, system: "the new token is for another user: join again")
+        }
+        channel.caller = caller
+    }
+
+    /// Ends channels whose token runs out without a new one.
+    private func watchTokens() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            let now = context.clock().timeIntervalSince1970
+            for channel in Array(channels.values) where channel.caller.expiresAt <= now {
+                let ago = Int(now - channel.caller.expiresAt)
+                close(channel, system: "Token has expired \(ago) seconds ago: send access_token with a fresh one")
+            }
+        }
+    }
+
+    // MARK: - Broadcast and presence
+
+    private func broadcast(_ channel: RealtimeChannel, _ message: PhoenixMessage) async {
+        let event = message.payload["event"] as? String ?? ""
+        let body = message.payload["payload"] ?? [String: Any]()
+        var failure: String?
+        switch channel.kind {
+        case .resortPositions(let resort):
+            if event == "position", let user = channel.caller.userID, let sample = body as? [String: Any] {
+                failure = await publishPosition(sample, resort: resort, user: user, caller: channel.caller)
+            } else {
+                failure = "position channels carry event position with {lat, lon, at, acc…}; the server relays them to friends"
+            }
+        case .cellPositions:
+            failure = "publish positions on realtime:pos:resort:{id}: Summit relays them to friends on every channel they follow"
+        case .plain:
+            do {
+                try await service.hub.broadcast(channel.topic, event: event, payloadJSON: JSONText.serialize(body), origin: channel.origin)
+            } catch let tooLarge as TopicHub.BroadcastTooLarge {
+                failure = tooLarge.description
+            } catch {
+                failure = Self.failure("the broadcast was not sent", error)
+            }
+        }
+        if let failure {
+            send(PhoenixMessage.refusal(to: message, failure, serializer: serializer))
+        } else if channel.broadcastAck {
+            send(PhoenixMessage.reply(to: message, ok: true, serializer: serializer))
+        }
+    }
+
+    /// A position sent on `pos:resort:{id}`: `meet.broadcast_position` as the sender, which
+    /// stores it and notifies the relays; each friend's relay delivers it.
+    private func publishPosition(_ sample: [String: Any], resort: String, user: UUID, caller: RequestCaller) async -> String? {
+        func number(_ key: String) -> Double? { (sample[key] as? NSNumber)?.doubleValue }
+        guard let lat = number("lat"), let lon = number("lon") else { return "a position needs lat and lon" }
+        let captured = number("at").map { Date(timeIntervalSince1970: $0) } ?? context.clock()
+        let statement: PostgresQuery = """
+            select meet.broadcast_position(
+              p_resort_id => \(resort), p_lat => \(lat), p_lon => \(lon), p_captured_at => \(captured),
+              p_accuracy_m => \(number("acc")), p_altitude_m => \(number("alt")), p_speed_mps => \(number("spd")),
+              p_heading_deg => \(number("hdg")), p_node_id => \(sample["node"] as? String),
+              p_edge_id => \(sample["edge"] as? String), p_edge_fraction => \(number("frac")))::text
+            """
+        do {
+            _ = try await context.query(statement, as: caller)
+            return nil
+        } catch let error as PostgresError where error.code == .raiseException {
+            return "position refused: \(error.message)" + (error.hint.map { " (\($0))" } ?? "")
+        } catch {
+            return Self.failure("the position was not stored", error)
+        }
+    }
+
+    private func presence(_ channel: RealtimeChannel, _ message: PhoenixMessage) async {
+        let event = message.payload["event"] as? String
+        let topic = channel.topic, origin = channel.origin
+        do {
+            switch event {
+            case "track":
+                let meta = JSONText.serialize(message.payload["payload"] ?? [String: Any]())
+                let key = channel.presenceKey, user = channel.caller.userID, node = service.nodeID
+                _ = try await context.pool.withConnection { connection in
+                    try await connection.query("""
+                        select realtime.gateway_track(\(topic), \(origin), \(key), \(node), \(user), \(meta)::jsonb)
+                        """, as: .serviceRole)
+                }
+                channel.tracked = true
+            case "untrack":
+                _ = try await context.pool.withConnection { connection in
+                    try await connection.query("select realtime.gateway_untrack(\(topic), \(origin))", as: .serviceRole)
+                }
+                channel.tracked = false
+            default:
+                return send(PhoenixMessage.refusal(to: message, "presence events are track and untrack", serializer: serializer))
+            }
+            send(PhoenixMessage.reply(to: message, ok: true, serializer: serializer))
+        } catch let error as PostgresError where error.code == .raiseException {
+            send(PhoenixMessage.refusal(to: message, error.hint ?? error.message, serializer: serializer))
+        } catch {
+            send(PhoenixMessage.refusal(to: message, Self.failure("presence was not updated", error), serializer: serializer))
+        }
+    }
+
+    private func sendPresenceState(_ topic: String) async {
+        guard let state = try? await context.pool.withConnection({ connection in
+            try await connection.query("select realtime.gateway_presence_state(\(topic))::text", as: .serviceRole).scalar(String.self)
+        }) else { return }
+        send(PhoenixMessage.encode(topic: topic, event: "presence_state", payloadJSON: state, serializer: serializer))
+    }
+
+    // MARK: - Writing
+
+    /// Sends a reply or notice now (replies are few; they skip the outbox).
+    private func send(_ text: String) {
+        socket.send(text: text)
+    }
+
+    private func writeLoop() async {
+        while let item = await outbox.next() {
+            switch item {
+            case .text(let text, _):
+                if let topic = PresenceResync.topic(of: text) {
+                    if channels[topic] != nil { await sendPresenceState(topic) }
+                    continue
+                }
+                await socket.waitForRoom()
+                socket.send(text: text)
+            case .change(let notice):
+                await deliver(notice)
+            }
+        }
+    }
+
+    /// A row changed: for each channel of this session with a binding for it, read the
+    /// row as that channel's caller (RLS decides) and send it to the bindings it satisfies.
+    private func deliver(_ notice: ChangeNotice) async {
+        for channel in Array(channels.values) where channel.changesUser == notice.user {
+            let matching = channel.bindings.filter { $0.matches(notice) }
+            guard !matching.isEmpty,
+                  let table = try? await service.catalog.published(schema: notice.schema, table: notice.table) else { continue }
+            var ids: [Int] = []
+            var record: String?
+            if notice.type == "DELETE" {
+                ids = matching.map(\.id)
+            } else {
+                // One read per distinct filter: bindings without a filter share one.
+                var byFilter: [String: [ChangeBinding]] = [:]
+                for binding in matching { byFilter[binding.filterText ?? "", default: []].append(binding) }
+                for group in byFilter.values {
+                    guard let row = await read(notice, filter: group[0].filter, as: channel.caller) else { continue }
+                    record = row
+                    ids += group.map(\.id)
+                }
+            }
+            guard !ids.isEmpty, channels[channel.topic] === channel else { continue }
+            var data = #"{"columns":"# + table.columnsJSON + #","commit_timestamp":"# + JSONText.quote(notice.commitTimestamp)
+                + #","errors":null,"schema":"# + JSONText.quote(notice.schema) + #","table":"# + JSONText.quote(notice.table)
+                + #","type":"# + JSONText.quote(notice.type)
+            if let record { data += #","record":"# + record }
+            if notice.type != "INSERT" { data += #","old_record":"# + notice.keyJSON }
+            data += "}"
+            let payload = #"{"data":"# + data + #","ids":["# + ids.map(String.init).joined(separator: ",") + "]}"
+            await socket.waitForRoom()
+            socket.send(text: PhoenixMessage.encode(topic: channel.topic, event: "postgres_changes", payloadJSON: payload, serializer: serializer))
+        }
+    }
+
+    /// The changed row as `caller` sees it (nil when RLS hides it or it no longer matches).
+    private func read(_ notice: ChangeNotice, filter: TableQuery.Filter?, as caller: RequestCaller) async -> String? {
+        var query = TableQuery()
+        for (column, value) in notice.key.sorted(by: { $0.key < $1.key }) {
+            query.filters.append(TableQuery.Filter(column: column, negated: false, op: .eq, value: .text(value)))
+        }
+        if let filter { query.filters.append(filter) }
+        var builder = SQLBuilder()
+        let condition = query.whereClause(&builder)
+        let target = TableTarget(schema: notice.schema, table: notice.table)
+        let statement = builder.query("select to_jsonb(\(TableTarget.alias))::text from \(target.qualified) as \(TableTarget.alias)\(condition)")
+        guard let rows = try? await context.query(statement, as: caller), let row = rows.first else { return nil }
+        return try? row.decode(String.self, at: 0)
+    }
+}
+
+extension RealtimeSession {
+    /// What went wrong, for a refusal: the database's own message, or that it is unreachable.
+    static func failure(_ what: String, _ error: any Error) -> String {
+        guard let error = error as? PostgresError, !error.isConnectionFailure else {
+            return what + ": the database is not reachable; retry"
+        }
+        return what + ": " + error.message + (error.hint.map { " (\($0))" } ?? "")
+    }
+}
+
+/// A realtime refusal's reason, as the client shows it.
+struct RealtimeProblem: Error, Sendable {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

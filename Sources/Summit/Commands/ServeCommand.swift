@@ -1,0 +1,116 @@
+import Foundation
+import Gateway
+import Postgres
+
+/// `summit serve`: the gateway — auth, REST, realtime and storage over HTTP and
+/// WebSocket — until interrupted.
+enum ServeCommand {
+    static let command = Command(
+        name: "serve",
+        summary: "Serve the hosted platform's protocols (auth, REST, realtime, storage) over HTTP and WebSocket.",
+        discussion: """
+            The JWT secret and the anon and service role keys come from --config FILE (KEY=value lines) or the \
+            environment (SUMMIT_JWT_SECRET, SUMMIT_ANON_KEY, SUMMIT_SERVICE_ROLE_KEY; the environment wins); make \
+            them once with `summit serve keys --out FILE`. Optional: SUMMIT_ACCESS_TOKEN_LIFETIME (seconds, default \
+            3600) and SUMMIT_REST_SCHEMAS (default public,social,grids,meet,mountain,activity). Plain HTTP only: put \
+            a TLS proxy in front (see the README's nginx section). Several processes may share one port \
+            (SO_REUSEPORT) or run on several behind a load balancer; they share presence and broadcasts through \
+            PostgreSQL. Interrupt (SIGINT or SIGTERM) drains requests and closes WebSockets with 1001.
+            """,
+        options: [
+            .value("--config", "FILE", "KEY=value lines with the secret and keys (default: $SUMMIT_GATEWAY_CONFIG)"),
+            .value("--host", "ADDRESS", "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
+            .value("--port", "PORT", "port to listen on (default 8000; 0 picks a free one and prints it)"),
+            .value("--connections", "N", "PostgreSQL connections for requests (default 8)"),
+        ],
+        subcommands: [keys],
+        run: { invocation in
+            let path = invocation.commandPath
+            let workspace = try invocation.workspace()
+            var configuration = try loadConfiguration(invocation, environment: workspace.environment)
+            if let host = invocation.value("--host") { configuration.server.host = host }
+            if let text = invocation.value("--port") {
+                guard let port = Int(text), (0...65535).contains(port) else {
+                    throw CLIError.usage("--port takes a number from 0 to 65535, not \"\(text)\"", command: path)
+                }
+                configuration.server.port = port
+            }
+            if let text = invocation.value("--connections") {
+                guard let count = Int(text), (1...200).contains(count) else {
+                    throw CLIError.usage("--connections takes a number from 1 to 200, not \"\(text)\"", command: path)
+                }
+                configuration.databaseConnections = count
+            }
+            let database = try await AppSession.with(workspace) { $0.connection.configuration }
+            let console = invocation.console
+            let gateway = try await Gateway(database: database, configuration: configuration)
+            do {
+                try gateway.start()
+            } catch {
+                throw CLIError("cannot listen on \(configuration.server.host):\(configuration.server.port): \(error)",
+                               fix: "choose another --port, or stop what is using it")
+            }
+            // The address on standard output (tests and scripts read it); the rest is a note.
+            console.out("listening on http://\(configuration.server.host):\(gateway.port)")
+            console.note("summit serve: /auth/v1 /rest/v1 /realtime/v1/websocket /storage/v1 on \(database.target); interrupt to stop")
+            let (stopped, stop) = AsyncStream<Void>.makeStream()
+            let signals = [SIGINT, SIGTERM].map { signal in
+                Foundation.signal(signal, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signal)
+                source.setEventHandler { stop.yield() }
+                source.resume()
+                return source
+            }
+            defer { signals.forEach { $0.cancel() } }
+            for await _ in stopped { break }
+            console.note("summit serve: draining…")
+            await gateway.shutdown()
+            let statistics = await gateway.server.statistics
+            console.note("summit serve: stopped after \(statistics.requests) requests and \(statistics.upgrades) WebSockets")
+            return 0
+        })
+
+    static let keys = Command(
+        name: "keys",
+        summary: "Make a new JWT secret and the anon and service role keys signed with it.",
+        discussion: """
+            Writes KEY=value lines for --config (or prints them). The file is created with mode 0600 and never \
+            overwritten. Keep it out of version control: the service role key bypasses row level security. A new \
+            secret signs out everyone and invalidates the old keys.
+            """,
+        options: [
+            .value("--out", "FILE", "write to FILE (mode 0600) instead of standard output"),
+        ],
+        run: { invocation in
+            let text = GatewayConfiguration.generateKeys()
+            guard let file = invocation.value("--out") else {
+                invocation.console.out(text.trimmingCharacters(in: .newlines))
+                return 0
+            }
+            guard !FileManager.default.fileExists(atPath: file) else {
+                throw CLIError("\(file) already exists", fix: "remove it first, or choose another --out (a new secret signs everyone out)")
+            }
+            guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw CLIError("cannot write \(file)", fix: "check that its folder exists and is writable")
+            }
+            invocation.console.note("wrote \(file): start the gateway with `summit serve --config \(file)`")
+            return 0
+        })
+
+    /// The configuration file's values, overridden by the environment's.
+    static func loadConfiguration(_ invocation: Invocation, environment: [String: String]) throws -> GatewayConfiguration {
+        var values: [String: String] = [:]
+        if let file = invocation.value("--config") ?? environment["SUMMIT_GATEWAY_CONFIG"] {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw CLIError("cannot read the configuration \(file)", fix: "make one with `summit serve keys --out \(file)`")
+            }
+            values = GatewayConfiguration.parseEnvironmentFile(text)
+        }
+        for (key, value) in environment where key.hasPrefix("SUMMIT_") { values[key] = value }
+        do {
+            return try GatewayConfiguration.from(values)
+        } catch let problem as GatewayConfiguration.Problem {
+            throw CLIError(problem.description)
+        }
+    }
+}

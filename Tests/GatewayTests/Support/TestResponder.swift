@@ -1,0 +1,96 @@
+import Foundation
+import Gateway
+
+/// A small application for testing the server alone: echo, slow answers, and
+/// WebSocket sessions that echo, flood politely, or flood regardless.
+struct TestResponder: HTTPResponder {
+    func bodyLimit(method: HTTPMethod, path: Substring) -> Int {
+        path.hasPrefix("/big") ? 4 << 20 : 1024
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPReply {
+        switch request.path ?? "" {
+        case "/echo", "/big":
+            var response = HTTPResponse(status: 200, headers: ["content-type": "application/octet-stream"], body: request.body)
+            response.headers.set("x-method", request.method.rawValue)
+            response.headers.set("x-target", request.target)
+            return .response(response)
+        case "/slow":
+            try? await Task.sleep(for: .milliseconds(400))
+            return .response(.text(200, "slow"))
+        case "/slower":
+            try? await Task.sleep(for: .seconds(2))
+            return .response(.text(200, "slower"))
+        case "/ws":
+            if let problem = WebSocketHandshake.problem(with: request) { return .response(problem) }
+            return .upgrade(WebSocketHandshake.response(to: request)) { socket in
+                await Self.session(socket)
+            }
+        default:
+            return .response(.text(404, "no such path"))
+        }
+    }
+
+    /// Echoes text; `flood N` sends N 1 KiB messages waiting for room; `blast N` ignores room;
+    /// `buffered` reports what waits to be written.
+    static func session(_ socket: WebSocket) async {
+        while let message = await socket.receive() {
+            guard case .text(let text) = message else { continue }
+            let words = text.split(separator: " ")
+            switch words.first {
+            case "flood":
+                let count = Int(words[1]) ?? 0
+                var peak = 0
+                for index in 0..<count {
+                    await socket.waitForRoom()
+                    peak = max(peak, socket.bufferedBytes)
+                    socket.send(text: "\(index) " + String(repeating: "x", count: 1024))
+                }
+                socket.send(text: "done peak=\(peak)")
+            case "blast":
+                let count = Int(words[1]) ?? 0
+                for index in 0..<count where !socket.isClosed {
+                    socket.send(text: "\(index) " + String(repeating: "y", count: 4096))
+                }
+            case "close":
+                socket.close(.normal, reason: "asked to")
+            default:
+                socket.send(text: text)
+            }
+        }
+    }
+}
+
+/// A server with small limits and short timeouts, for the length of `body`.
+func withTestServer<T>(
+    configure: (inout ServerOptions) -> Void = { _ in },
+    _ body: (HTTPServer) async throws -> T
+) async throws -> T {
+    var options = ServerOptions()
+    options.port = 0
+    options.reusePort = false
+    options.limits.maxHeadBytes = 4096
+    options.limits.maxTargetBytes = 1024
+    options.limits.maxHeaderCount = 20
+    // Generous by default (tests run beside many others on few cores); the timeout tests set their own.
+    options.limits.headTimeout = .seconds(10)
+    options.limits.bodyTimeout = .seconds(10)
+    options.limits.idleTimeout = .seconds(10)
+    options.maxWebSocketMessage = 64 * 1024
+    options.webSocketIdleTimeout = .seconds(30)
+    options.webSocketHighWater = 32 * 1024
+    options.webSocketLowWater = 8 * 1024
+    options.webSocketMaxBuffered = 256 * 1024
+    options.drainTimeout = .seconds(3)
+    configure(&options)
+    let server = try HTTPServer(options: options, responder: TestResponder())
+    try server.start()
+    do {
+        let value = try await body(server)
+        await server.shutdown()
+        return value
+    } catch {
+        await server.shutdown()
+        throw error
+    }
+}
