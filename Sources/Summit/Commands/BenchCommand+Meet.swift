@@ -30,7 +30,7 @@ extension BenchCommand {
             guard let seed = UInt64(invocation.value("--seed") ?? "7") else {
                 throw CLIError.usage("--seed needs a whole number 0 or more", command: invocation.commandPath)
             }
-            let runs = try GridsCommand.number(invocation.value("--runs") ?? "7", "--runs", invocation)
+            let runs = try invocation.wholeNumber("--runs", default: 7)
             let console = invocation.console
             let workspace = try invocation.workspace()
             try ensurePgRouting(workspace, console)
@@ -51,16 +51,9 @@ extension BenchCommand {
             #else
             let configuration = "release"
             #endif
-            let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
-            let scratch = try await databases.createEmpty()
-            let results: [MeetBenchmark.Measurement]
-            do {
-                results = try await MeetBenchmark(inputs: inputs, runs: runs).run(on: scratch) { console.note($0) }
-            } catch {
-                try? await databases.drop(scratch)
-                throw error
+            let results = try await onScratchDatabase(invocation, empty: true) { scratch, _ in
+                try await MeetBenchmark(inputs: inputs, runs: runs).run(on: scratch) { console.note($0) }
             }
-            try await databases.drop(scratch)
             if invocation.json { try console.json(results) } else { console.out(MeetBenchmark.table(results, configuration: configuration)) }
             return 0
         })
