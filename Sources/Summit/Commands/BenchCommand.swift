@@ -58,24 +58,11 @@ enum BenchCommand {
             ../shared/data/osm beside the checkout (or --data), each with the DEM tiles in dem/ that cover it \
             (the others build flat). No database is touched. Build with `swift build -c release` for representative figures.
             """,
-        options: [
-            .value("--sizes", "N,N,…", "synthetic sizes (default 1,10,100)"),
-            .value("--seed", "N", "the synthetic resorts' seed (default 7)"),
-            .value("--runs", "N", "timed runs per input; the median is reported (default 3)"),
-            .value("--data", "DIR", "the folder of *.ski.osm.json extracts (default ../shared/data/osm)"),
-            .flag("--json", "print the measurements as JSON"),
-        ],
+        options: ResortSelection.options(runs: 3, per: "input"),
         run: { invocation in
-            let sizes = try (invocation.value("--sizes") ?? "1,10,100").split(separator: ",").map {
-                try GridsCommand.number(String($0).trimmingCharacters(in: .whitespaces), "--sizes", invocation)
-            }
-            guard let seed = UInt64(invocation.value("--seed") ?? "7") else {
-                throw CLIError.usage("--seed needs a whole number 0 or more", command: invocation.commandPath)
-            }
-            let runs = try invocation.wholeNumber("--runs", default: 3)
+            let selection = try ResortSelection(invocation, runs: 3)
+            let (sizes, seed, runs, folder) = (selection.sizes, selection.seed, selection.runs, selection.folder)
             let console = invocation.console
-            let folder = try invocation.value("--data").map { URL(fileURLWithPath: $0) }
-                ?? invocation.workspace().root.deletingLastPathComponent().appendingPathComponent("shared/data/osm")
             var inputs: [GraphBenchmark.Input] = []
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue {
