@@ -58,7 +58,7 @@ struct WeatherRefresh: Sendable {
         do {
             conditions = try ResortConditions(openMeteoJSON: bytes)
         } catch {
-            throw FeedError("\(source): \(error.message)", fix: "the forecast was not stored; the previous conditions stay in place")
+            throw FeedError("\(source): \(error.message)", fix: "see `summit weather refresh --help` for the request to make")
         }
         let now = try await connection.query("select extract(epoch from summit.now())::float8", as: .serviceRole).scalar(Double.self)
         let current = CurrentPayload(observedAt: conditions.observedAt ?? now, reading: conditions.current,
