@@ -2,9 +2,9 @@
 --
 -- Status (seed "Operational status expires"): refresh when the active
 -- identity has no status or its newest one expires within two minutes;
--- after a failed attempt wait five minutes before the next; never more
--- often than once a minute. Weather: once an hour (the hourly merge), with
--- failed attempts throttled to five minutes as well.
+-- after a failed attempt wait five minutes before the next. Weather: once an
+-- hour (the hourly merge), with failed attempts throttled to five minutes as
+-- well. The worker checks once a minute (the seed's foreground minute clock).
 
 -- Configures (or replaces) where a resort's status or weather feed comes from.
 create or replace function mountain.set_feed_source(
@@ -59,7 +59,6 @@ create or replace function mountain.due_feed_refreshes(p_kind text)
       select c.*,
              case
                when p_kind = 'status' and not c.published then null
-               when c.last_attempt_at > summit.now() - interval '55 seconds' then null
                when c.last_failure_at is not null and (c.last_success_at is null or c.last_success_at < c.last_failure_at)
                     and c.last_failure_at > summit.now() - interval '5 minutes' then null
                when p_kind = 'status' and c.status_expires_at is null then 'no status for the active dataset'
