@@ -60,15 +60,18 @@ enum FeedsCommand {
         run: { invocation in
             let resortID = invocation.arguments[0]
             var feeds: [(kind: String, location: String, format: String?)] = []
+            // A file is stored by its absolute path: the worker may run from another folder.
+            func location(_ text: String) throws -> String {
+                if case let .file(path) = try FeedSource(text) { return URL(fileURLWithPath: path).standardizedFileURL.path }
+                return text.trimmingCharacters(in: .whitespaces)
+            }
             if let status = invocation.value("--status") {
-                _ = try FeedSource(status)
-                feeds.append(("status", status, invocation.value("--status-format")))
+                feeds.append(("status", try location(status), invocation.value("--status-format")))
             } else if invocation.value("--status-format") != nil {
                 throw CLIError.usage("--status-format goes with --status", command: invocation.commandPath)
             }
             if let weather = invocation.value("--weather") {
-                _ = try FeedSource(weather)
-                feeds.append(("weather", weather, nil))
+                feeds.append(("weather", try location(weather), nil))
             }
             guard !feeds.isEmpty else {
                 throw CLIError.usage("give --status, --weather or both", command: invocation.commandPath)
