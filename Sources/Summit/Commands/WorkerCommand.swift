@@ -41,7 +41,10 @@ enum WorkerCommand {
                 } else {
                     console.out("swept \(outcomes.swept) expired live position\(outcomes.swept == 1 ? "" : "s")")
                     console.out("expired \(outcomes.expiredMeetRequests) stale meet request\(outcomes.expiredMeetRequests == 1 ? "" : "s")")
-                    for (job, outcome) in outcomes.jobs.sorted(by: { $0.key < $1.key }) { console.out("\(job): \(outcome)") }
+                    for (job, outcome) in outcomes.jobs.sorted(by: { $0.key < $1.key })
+                    where !["presence-sweep", "meet-request-expiry"].contains(job) || outcome.hasPrefix("skipped") {
+                        console.out("\(job): \(outcome)")
+                    }
                 }
                 return 0
             }
