@@ -31,16 +31,18 @@ let package = Package(
         // Zip reading and raw deflate over zlib: SRTM tiles, graph blobs, activity exports.
         .target(name: "ZipArchive", dependencies: ["CZlib"]),
         // OSM → canonical directed graph; pure Swift, never imports Postgres.
+        // Calendar days without a time zone database: timestamps, sync stamps, recordings, the resort clock.
+        .target(name: "CivilCalendar"),
         .target(name: "MountainGraph", dependencies: ["Digest", "ZipArchive"]),
         // GPX / TCX / FIT / Slopes parsing, segmentation, trail matching; pure Swift, never imports Postgres.
-        .target(name: "ActivityImport", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
+        .target(name: "ActivityImport", dependencies: ["MountainGraph", "ZipArchive", "Digest", "CivilCalendar"]),
         // Traversal-time model, Pareto-label meeting-point solver, route metrics; pure Swift, never imports Postgres.
-        .target(name: "MeetSolver", dependencies: ["MountainGraph", "ActivityImport", "Digest"]),
-        .target(name: "Postgres", dependencies: ["CLibPQ", "Digest"]),
+        .target(name: "MeetSolver", dependencies: ["MountainGraph", "ActivityImport", "Digest", "CivilCalendar"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "Digest", "CivilCalendar"]),
         .target(name: "PostgresServer", dependencies: ["Postgres", "Digest"]),
         .target(name: "Migrator", dependencies: ["Postgres", "Digest"]),
         // The AirStrive sync protocol as a client: a phone's SQLite store, its queue, push and pull.
-        .target(name: "GridSync", dependencies: ["CSQLite", "Postgres", "Digest"]),
+        .target(name: "GridSync", dependencies: ["CSQLite", "Postgres", "Digest", "CivilCalendar"]),
         // The realtime relay over LISTEN/NOTIFY: channel registry, friend filter, presence, fan-out.
         .target(name: "Relay", dependencies: ["Postgres"]),
         // `summit serve`: HTTP/1.1 + WebSocket on epoll, speaking the hosted platform's auth, REST, realtime and storage.
@@ -56,6 +58,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "SummitTestSupport"]),
         .testTarget(name: "PostgresServerTests", dependencies: ["PostgresServer", "SummitTestSupport"]),
         .testTarget(name: "MigratorTests", dependencies: ["Migrator", "SummitTestSupport"]),
+        .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"]),
         .testTarget(name: "MountainGraphTests", dependencies: ["MountainGraph", "ZipArchive", "Digest"]),
         .testTarget(name: "ActivityImportTests", dependencies: ["ActivityImport", "MountainGraph", "ZipArchive"]),

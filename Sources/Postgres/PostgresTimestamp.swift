@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// Text codec for `timestamptz`, `timestamp` and `date`, to the microsecond.
@@ -14,7 +15,8 @@ public enum PostgresTimestamp {
             microsOfDay += 86_400_000_000
             days -= 1
         }
-        let (year, month, day) = civil(fromDays: Int(days))
+        let date = CivilDate(daysSinceEpoch: Int(days))
+        let (year, month, day) = (date.year, date.month, date.day)
         let seconds = Int(microsOfDay / 1_000_000)
         let fraction = Int(microsOfDay % 1_000_000)
         var out = ""
@@ -90,31 +92,9 @@ public enum PostgresTimestamp {
         var astronomicalYear = year
         if scanner.take(Array(" BC".utf8)) { astronomicalYear = 1 - year }
         guard scanner.atEnd else { return nil }
-        let days = Int64(days(fromCivil: astronomicalYear, month, day))
+        let days = Int64(CivilDate(year: astronomicalYear, month: month, day: day).daysSinceEpoch)
         let totalSeconds = days * 86_400 + Int64(seconds - offset)
         return Date(timeIntervalSince1970: Double(totalSeconds) + Double(micros) / 1_000_000)
-    }
-
-    // Howard Hinnant's civil-calendar algorithms: exact for every proleptic Gregorian date.
-    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func pad(_ out: inout String, _ value: Int, _ width: Int) {

@@ -17,7 +17,7 @@ public enum SummitCLI {
             MigrateCommand.command, DatabaseCommands.testDB, DatabaseCommands.rpc,
             UsersCommand.command, FriendsCommand.command, GridsCommand.command, AdminCommand.command,
             ResortCommand.command, ActivityCommand.command, PhoneCommand.command,
-            PresenceCommand.command, WorkerCommand.command, ServeCommand.command, MeetCommand.command, DemoCommand.command, BenchCommand.command,
+            PresenceCommand.command, WorkerCommand.command, FeedsCommand.command, WeatherCommand.command, ServeCommand.command, MeetCommand.command, DemoCommand.command, BenchCommand.command,
             PushCommand.command,
         ])
 

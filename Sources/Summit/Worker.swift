@@ -1,15 +1,14 @@
 import Foundation
 import Postgres
-import Push
 import Relay
 
 /// `summit worker`: the long-running half of Summit. It holds the realtime relay
 /// (one listening connection for every subscriber this process serves) and runs
-/// the periodic sweeps, each as the service role.
+/// the periodic jobs through a `Scheduler`, each as the service role.
 ///
 /// Several workers may run against one database: every listener sees every
-/// notification, and a sweep is an idempotent delete, so two sweeping at once
-/// cost a little work and break nothing.
+/// notification, and each job runs under a lease in PostgreSQL, so two workers
+/// never run the same job at once and a job runs once per interval.
 public actor Worker {
     public struct Options: Sendable {
         /// How often expired live positions are removed (spec §7.2: every 5 minutes).
@@ -18,20 +17,27 @@ public actor Worker {
         public var reportInterval: Duration
         /// How often pending meet requests past their expiry expire (spec §8.3: every 2 minutes).
         public var meetRequestSweepInterval: Duration
-
-        /// Where push notifications go; nil: the outbox waits for a worker that has APNs configured.
-        public var push: APNsConfiguration?
-        /// How often the push outbox is delivered.
-        public var pushInterval: Duration
+        /// How often configured status feeds are checked (the seed's minute clock):
+        /// each refreshes within two minutes of its status expiring.
+        public var statusCheckInterval: Duration
+        /// How often configured forecasts are checked; each merges hourly.
+        public var weatherCheckInterval: Duration
+        /// Delivers queued push notifications, answering a summary; run every
+        /// `outboxDeliveryInterval` under its own lease. Nil: no delivery job.
+        public var outboxDelivery: ScheduledJob.Body?
+        public var outboxDeliveryInterval: Duration
 
         public init(presenceSweepInterval: Duration = .seconds(300), reportInterval: Duration = .seconds(60),
-                    meetRequestSweepInterval: Duration = .seconds(120), push: APNsConfiguration? = nil,
-                    pushInterval: Duration = .seconds(5)) {
+                    meetRequestSweepInterval: Duration = .seconds(120), statusCheckInterval: Duration = .seconds(60),
+                    weatherCheckInterval: Duration = .seconds(60), outboxDelivery: ScheduledJob.Body? = nil,
+                    outboxDeliveryInterval: Duration = .seconds(10)) {
             self.presenceSweepInterval = presenceSweepInterval
             self.reportInterval = reportInterval
             self.meetRequestSweepInterval = meetRequestSweepInterval
-            self.push = push
-            self.pushInterval = pushInterval
+            self.statusCheckInterval = statusCheckInterval
+            self.weatherCheckInterval = weatherCheckInterval
+            self.outboxDelivery = outboxDelivery
+            self.outboxDeliveryInterval = outboxDeliveryInterval
         }
     }
 
@@ -57,53 +63,53 @@ public actor Worker {
         try await connection.query("select meet.expire_stale_meet_requests()", as: .serviceRole).scalar(Int.self)
     }
 
-    /// Runs until the task is cancelled. A failed sweep is logged and tried again at
-    /// the next interval; the relay reconnects by itself.
+    /// The periodic jobs, by the names their leases carry (and the README's pg_cron table).
+    public static func jobs(_ options: Options, log: @escaping @Sendable (String) -> Void) -> [ScheduledJob] {
+        var jobs = [
+            ScheduledJob(name: "meet-request-expiry", every: options.meetRequestSweepInterval) { db in
+                let expired = try await sweepMeetRequests(on: db)
+                return expired == 0 ? "" : "expired \(expired) stale meet request\(expired == 1 ? "" : "s")"
+            },
+            ScheduledJob(name: "presence-sweep", every: options.presenceSweepInterval) { db in
+                let swept = try await sweepPresence(on: db)
+                return swept == 0 ? "" : "swept \(swept) expired live position\(swept == 1 ? "" : "s")"
+            },
+            ScheduledJob(name: "status-refresh", every: options.statusCheckInterval) { db in
+                try await FeedRefreshJobs.refreshDueStatus(on: db, log: log)
+            },
+            ScheduledJob(name: "weather-refresh", every: options.weatherCheckInterval) { db in
+                try await FeedRefreshJobs.refreshDueWeather(on: db, log: log)
+            },
+        ]
+        if let deliver = options.outboxDelivery {
+            jobs.append(ScheduledJob(name: "outbox-delivery", every: options.outboxDeliveryInterval, body: deliver))
+        }
+        return jobs
+    }
+
+    /// Runs until the task is cancelled. A failed job is logged and tried again at
+    /// its next turn; the relay reconnects by itself.
     public func run() async throws {
         let relay = try await Relay(configuration)
         self.relay = relay
-        log("worker: relay listening; sweeping live presence every \(Self.describe(options.presenceSweepInterval))")
-        let sweeper = PostgresPool(configuration, maxConnections: 1, applicationName: "summit-worker")
+        let jobs = Self.jobs(options, log: log)
+        let workerName = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+        let scheduler = Scheduler(configuration, jobs: jobs, workerName: workerName, log: log)
+        log("worker: relay listening; jobs \(jobs.map { "\($0.name) every \(Self.describe($0.every))" }.joined(separator: ", "))")
+        let scheduling = Task { await scheduler.run() }
         let clock = ContinuousClock()
-        var nextSweep = clock.now
-        var nextMeetSweep = clock.now
         var nextReport = clock.now + options.reportInterval
-        let push = try options.push.map(APNsClient.init)
-        var nextPush = push == nil ? clock.now + .seconds(86_400 * 365) : clock.now
         while !Task.isCancelled {
-            if let push, clock.now >= nextPush {
-                await deliverPush(with: push, on: sweeper)
-                nextPush = clock.now + options.pushInterval
-            }
-            if clock.now >= nextSweep {
-                do {
-                    let swept = try await sweeper.withConnection { try await Self.sweepPresence(on: $0) }
-                    if swept > 0 { log("worker: swept \(swept) expired live position\(swept == 1 ? "" : "s")") }
-                } catch {
-                    log("worker: the presence sweep failed, trying again in \(Self.describe(options.presenceSweepInterval)): \(error)")
-                }
-                nextSweep = clock.now + options.presenceSweepInterval
-            }
-            if clock.now >= nextMeetSweep {
-                do {
-                    let expired = try await sweeper.withConnection { try await Self.sweepMeetRequests(on: $0) }
-                    if expired > 0 { log("worker: expired \(expired) stale meet request\(expired == 1 ? "" : "s")") }
-                } catch {
-                    log("worker: the meet request sweep failed, trying again in \(Self.describe(options.meetRequestSweepInterval)): \(error)")
-                }
-                nextMeetSweep = clock.now + options.meetRequestSweepInterval
-            }
-            if clock.now >= nextReport {
-                let figures = await relay.currentStatistics
-                log("worker: relay \(figures.subscribers) subscribers, \(figures.notifications) notifications, "
-                    + "\(figures.delivered) delivered, \(figures.droppedTotal) dropped, \(figures.gaps) gaps")
-                nextReport = clock.now + options.reportInterval
-            }
-            try? await Task.sleep(until: min(nextSweep, nextMeetSweep, nextReport, nextPush))
+            try? await Task.sleep(until: nextReport)
+            if Task.isCancelled { break }
+            let figures = await relay.currentStatistics
+            log("worker: relay \(figures.subscribers) subscribers, \(figures.notifications) notifications, "
+                + "\(figures.delivered) delivered, \(figures.droppedTotal) dropped, \(figures.gaps) gaps")
+            nextReport = clock.now + options.reportInterval
         }
-        await push?.close()
+        scheduling.cancel()
+        await scheduling.value
         await relay.close()
-        await sweeper.close()
         self.relay = nil
         log("worker: stopped")
     }

@@ -2,20 +2,8 @@ import Foundation
 @testable import Postgres
 import Testing
 
-/// The text codec for times, without a server: the civil calendar and every accepted shape.
+/// The text codec for times, without a server: every accepted shape.
 @Suite struct TimestampCodecTests {
-    @Test func civilCalendarRoundTripsEveryDayOfFourCenturies() {
-        var day = PostgresTimestamp.days(fromCivil: 1900, 1, 1)
-        let end = PostgresTimestamp.days(fromCivil: 2300, 1, 1)
-        while day < end {
-            let (year, month, dayOfMonth) = PostgresTimestamp.civil(fromDays: day)
-            #expect(PostgresTimestamp.days(fromCivil: year, month, dayOfMonth) == day)
-            day += 1
-        }
-        #expect(PostgresTimestamp.days(fromCivil: 1970, 1, 1) == 0)
-        #expect(PostgresTimestamp.days(fromCivil: 2000, 3, 1) == 11_017)
-    }
-
     @Test(arguments: [
         ("2026-01-02 03:04:05+00", 1_767_323_045.0),
         ("2026-01-02T03:04:05Z", 1_767_323_045.0),

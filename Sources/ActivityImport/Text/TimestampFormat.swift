@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// Timestamps as recordings write them, parsed straight from bytes (no
@@ -62,7 +63,7 @@ public enum TimestampFormat {
         }
         while i < end, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
         guard i == end else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Double(seconds) + fraction
     }
@@ -70,16 +71,6 @@ public enum TimestampFormat {
     public static func parse(_ text: String) -> Double? {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBufferPointer { parse(UnsafeBufferPointer($0), 0..<$0.count) }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// `2024-01-25T16:13:52Z` (whole seconds, UTC) for messages.

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// An instant to the microsecond, as PostgreSQL's `timestamptz` holds it.
@@ -34,16 +35,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// `2026-01-02T03:04:05.123456Z`: what the server parses, and what sorts as it compares.
     public var iso: String {
         let (days, micros) = Self.split(microseconds, 86_400_000_000)
-        let (year, month, day) = Self.civil(fromDays: days)
+        let date = CivilDate(daysSinceEpoch: days)
         let seconds = micros / 1_000_000
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", year, month, day,
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", date.year, date.month, date.day,
                       Int(seconds / 3600), Int(seconds / 60 % 60), Int(seconds % 60), Int(micros % 1_000_000))
     }
 
     /// The calendar day (UTC) as `2026-01-02`.
     public var day: String {
-        let (year, month, day) = Self.civil(fromDays: Self.split(microseconds, 86_400_000_000).0)
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        let date = CivilDate(daysSinceEpoch: Self.split(microseconds, 86_400_000_000).0)
+        return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
     }
 
     public var description: String { iso }
@@ -106,7 +107,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             }
         }
         guard index == bytes.count else { return nil }
-        microseconds = Int64(Self.days(fromCivil: year, month, day)) * 86_400_000_000 + micros
+        microseconds = Int64(CivilDate(year: year, month: month, day: day).daysSinceEpoch) * 86_400_000_000 + micros
     }
 
     private static func split(_ value: Int64, _ unit: Int64) -> (Int, Int64) {
@@ -118,25 +119,4 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return (Int(quotient), remainder)
     }
 
-    // Howard Hinnant's days-from-civil and its inverse (proleptic Gregorian calendar).
-    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }

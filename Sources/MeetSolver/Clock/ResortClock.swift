@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// The resort's wall clock: UTC plus the DST-aware offset the weather feed

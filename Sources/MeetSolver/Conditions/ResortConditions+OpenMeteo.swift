@@ -53,7 +53,8 @@ extension ResortConditions {
             }
         }
         self.init(current: reading, freshSnow24h: max(0, snow24h ?? 0), stationElevation: document.elevation,
-                  hourly: samples, utcOffsetSeconds: document.utc_offset_seconds, isAuthoritative: true)
+                  hourly: samples, utcOffsetSeconds: document.utc_offset_seconds, isAuthoritative: true,
+                  observedAt: current.time)
     }
 }
 

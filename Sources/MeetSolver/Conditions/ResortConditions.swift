@@ -19,10 +19,14 @@ public struct ResortConditions: Sendable, Equatable {
     /// False for the neutral stand-in used when no weather is known: learned
     /// speeds are then read from their `default` bucket.
     public var isAuthoritative: Bool
+    /// When the current snapshot was observed (Unix seconds), when the feed says.
+    public var observedAt: Double?
 
     public init(current: WeatherReading, freshSnow24h: Double = 0, stationElevation: Double? = nil,
-                hourly: [HourlySample] = [], utcOffsetSeconds: Int? = nil, isAuthoritative: Bool = true) {
+                hourly: [HourlySample] = [], utcOffsetSeconds: Int? = nil, isAuthoritative: Bool = true,
+                observedAt: Double? = nil) {
         self.current = current
+        self.observedAt = observedAt
         self.freshSnow24h = freshSnow24h
         self.stationElevation = stationElevation
         self.utcOffsetSeconds = utcOffsetSeconds

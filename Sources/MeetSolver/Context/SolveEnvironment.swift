@@ -1,3 +1,4 @@
+import CivilCalendar
 import Digest
 import Foundation
 import MountainGraph

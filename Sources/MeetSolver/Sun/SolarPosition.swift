@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// Where the sun stands for an instant and a place, from UTC and the

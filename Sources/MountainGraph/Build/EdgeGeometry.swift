@@ -26,8 +26,7 @@ struct EdgeGeometry {
         var steepest: Double?
         var minimum = first
         var maximum = first
-        for i in 1..<coordinates.count {
-            let distance = Geo.distance(coordinates[i - 1], coordinates[i])
+        Geo.forEachSegmentLength(coordinates) { i, distance in
             total += distance
             minimum = min(minimum, elevations[i])
             maximum = max(maximum, elevations[i])

@@ -14,6 +14,25 @@ public enum Geo {
         return 2 * earthRadius * asin(min(1, s.squareRoot()))
     }
 
+    /// Haversine distance in metres along a polyline, segment by segment:
+    /// `body(i, metres)` for the segment ending at point `i`. Each point's
+    /// cosine is worked out once, not once per segment end; the figures are
+    /// the same as `distance(_:_:)`'s to the last bit.
+    @inline(__always)
+    static func forEachSegmentLength(_ points: [Coordinate], _ body: (Int, Double) -> Void) {
+        guard points.count > 1 else { return }
+        var previousCos = cos(points[0].lat * radians)
+        for i in 1..<points.count {
+            let a = points[i - 1], b = points[i]
+            let dLat = (b.lat - a.lat) * radians
+            let dLon = (b.lon - a.lon) * radians
+            let currentCos = cos(b.lat * radians)
+            let s = sin(dLat / 2) * sin(dLat / 2) + previousCos * currentCos * sin(dLon / 2) * sin(dLon / 2)
+            body(i, 2 * earthRadius * asin(min(1, s.squareRoot())))
+            previousCos = currentCos
+        }
+    }
+
     /// Haversine distance in metres between two coordinates.
     @inline(__always)
     public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {

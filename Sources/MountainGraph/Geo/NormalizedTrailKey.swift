@@ -1,9 +1,9 @@
 import Foundation
 
-enum TrailNames {
+public enum TrailNames {
     /// NFKD, combining marks dropped, lowercased, every non-letter/non-digit a
     /// space, spaces collapsed and trimmed: "Saint-Éloi  Glade" → "saint eloi glade".
-    static func normalizedKey(_ name: String) -> String {
+    public static func normalizedKey(_ name: String) -> String {
         // ASCII needs no decomposition: keep letters and digits, lowercase.
         if name.utf8.allSatisfy({ $0 < 0x80 }) {
             var out: [UInt8] = []
@@ -43,7 +43,7 @@ enum TrailNames {
     }
 
     /// The form in which canonical names are compared: NFC, outer whitespace trimmed.
-    static func exact(_ name: String) -> String {
+    public static func exact(_ name: String) -> String {
         name.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

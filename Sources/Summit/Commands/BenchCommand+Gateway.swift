@@ -25,45 +25,19 @@ extension BenchCommand {
             .flag("--json", "print the measurements as JSON"),
         ],
         run: { invocation in
-            let path = invocation.commandPath
-            func whole(_ name: String, _ fallback: Int, minimum: Int) throws -> Int {
-                guard let text = invocation.value(name) else { return fallback }
-                guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value >= minimum else {
-                    throw CLIError.usage("\(name) takes a whole number of at least \(minimum), not \"\(text)\"", command: path)
-                }
-                return value
-            }
             var settings = GatewayBenchmark.Settings()
-            settings.httpConnections = try whole("--connections", settings.httpConnections, minimum: 1)
-            settings.clients = try whole("--clients", settings.clients, minimum: 1)
-            settings.rounds = try whole("--rounds", settings.rounds, minimum: 1)
-            if let text = invocation.value("--seconds") {
-                guard let seconds = Double(text), seconds >= 1 else {
-                    throw CLIError.usage("--seconds takes a number of at least 1, not \"\(text)\"", command: path)
-                }
-                settings.seconds = seconds
-            }
+            settings.httpConnections = try invocation.wholeNumber("--connections", default: settings.httpConnections)
+            settings.clients = try invocation.wholeNumber("--clients", default: settings.clients)
+            settings.rounds = try invocation.wholeNumber("--rounds", default: settings.rounds)
+            settings.seconds = try invocation.number("--seconds", default: settings.seconds, minimum: 1)
             if invocation.flag("--rest-only") && invocation.flag("--realtime-only") {
-                throw CLIError.usage("--rest-only and --realtime-only exclude each other", command: path)
+                throw CLIError.usage("--rest-only and --realtime-only exclude each other", command: invocation.commandPath)
             }
             settings.rest = !invocation.flag("--realtime-only")
             settings.realtime = !invocation.flag("--rest-only")
             let console = invocation.console
-            let workspace = try invocation.workspace()
-            let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
-            console.note("preparing a scratch database from the test template…")
-            let scratch = try await databases.create(from: try await databases.template())
-            let result: GatewayBenchmark.Result
-            do {
-                result = try await GatewayBenchmark(settings).run(on: scratch, workspace: workspace) { console.note($0) }
-            } catch {
-                if !invocation.flag("--keep") { try? await databases.drop(scratch) }
-                throw error
-            }
-            if invocation.flag("--keep") {
-                console.note("kept the scratch database \(scratch.database ?? "")")
-            } else {
-                try await databases.drop(scratch)
+            let result = try await onScratchDatabase(invocation) { scratch, workspace in
+                try await GatewayBenchmark(settings).run(on: scratch, workspace: workspace) { console.note($0) }
             }
             if invocation.json {
                 try console.json(result)

@@ -16,26 +16,13 @@ extension BenchCommand {
             full solve faster than pgRouting and within 5x of the floor. Measure a release build: \
             swift build -c release && .build/release/summit bench meet
             """,
-        options: [
-            .value("--sizes", "N,N,…", "synthetic sizes (default 1,10,100)"),
-            .value("--seed", "N", "the synthetic resorts' seed (default 7)"),
-            .value("--runs", "N", "timed runs per path and input; the median is reported (default 7)"),
-            .value("--data", "DIR", "the folder of *.ski.osm.json extracts (default ../shared/data/osm)"),
-            .flag("--json", "print the measurements as JSON"),
-        ],
+        options: ResortSelection.options(runs: 7, per: "path and input"),
         run: { invocation in
-            let sizes = try (invocation.value("--sizes") ?? "1,10,100").split(separator: ",").map {
-                try GridsCommand.number(String($0).trimmingCharacters(in: .whitespaces), "--sizes", invocation)
-            }
-            guard let seed = UInt64(invocation.value("--seed") ?? "7") else {
-                throw CLIError.usage("--seed needs a whole number 0 or more", command: invocation.commandPath)
-            }
-            let runs = try GridsCommand.number(invocation.value("--runs") ?? "7", "--runs", invocation)
+            let selection = try ResortSelection(invocation, runs: 7)
+            let (sizes, seed, runs, folder) = (selection.sizes, selection.seed, selection.runs, selection.folder)
             let console = invocation.console
             let workspace = try invocation.workspace()
             try ensurePgRouting(workspace, console)
-            let folder = invocation.value("--data").map { URL(fileURLWithPath: $0) }
-                ?? workspace.root.deletingLastPathComponent().appendingPathComponent("shared/data/osm")
             var inputs: [MeetBenchmark.Input] = []
             for size in sizes {
                 console.note("building synthetic resort seed \(seed) size \(size)…")
@@ -51,16 +38,9 @@ extension BenchCommand {
             #else
             let configuration = "release"
             #endif
-            let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
-            let scratch = try await databases.createEmpty()
-            let results: [MeetBenchmark.Measurement]
-            do {
-                results = try await MeetBenchmark(inputs: inputs, runs: runs).run(on: scratch) { console.note($0) }
-            } catch {
-                try? await databases.drop(scratch)
-                throw error
+            let results = try await onScratchDatabase(invocation, empty: true) { scratch, _ in
+                try await MeetBenchmark(inputs: inputs, runs: runs).run(on: scratch) { console.note($0) }
             }
-            try await databases.drop(scratch)
             if invocation.json { try console.json(results) } else { console.out(MeetBenchmark.table(results, configuration: configuration)) }
             return 0
         })

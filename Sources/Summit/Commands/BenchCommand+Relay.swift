@@ -23,43 +23,18 @@ extension BenchCommand {
         ],
         run: { invocation in
             let path = invocation.commandPath
-            func whole(_ name: String, _ fallback: Int, minimum: Int) throws -> Int {
-                guard let text = invocation.value(name) else { return fallback }
-                guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value >= minimum else {
-                    throw CLIError.usage("\(name) takes a whole number of at least \(minimum), not \"\(text)\"", command: path)
-                }
-                return value
-            }
             var settings = RelayBenchmark.Settings()
-            settings.subscribers = try whole("--subscribers", settings.subscribers, minimum: 3)
-            settings.friendsPerSubscriber = try whole("--friends", settings.friendsPerSubscriber, minimum: 2)
-            settings.connections = try whole("--connections", settings.connections, minimum: 1)
-            if let text = invocation.value("--seconds") {
-                guard let seconds = Double(text), seconds >= 1 else {
-                    throw CLIError.usage("--seconds takes a number of at least 1, not \"\(text)\"", command: path)
-                }
-                settings.seconds = seconds
-            }
+            settings.subscribers = try invocation.wholeNumber("--subscribers", default: settings.subscribers, minimum: 3)
+            settings.friendsPerSubscriber = try invocation.wholeNumber("--friends", default: settings.friendsPerSubscriber, minimum: 2)
+            settings.connections = try invocation.wholeNumber("--connections", default: settings.connections)
+            settings.seconds = try invocation.number("--seconds", default: settings.seconds, minimum: 1)
             guard settings.friendsPerSubscriber % 2 == 0, settings.friendsPerSubscriber < settings.subscribers else {
                 throw CLIError.usage("--friends must be even (friends sit on both sides of a ring) and below --subscribers",
                                      command: path)
             }
             let console = invocation.console
-            let workspace = try invocation.workspace()
-            let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
-            console.note("preparing a scratch database from the test template…")
-            let scratch = try await databases.create(from: try await databases.template())
-            let result: RelayBenchmark.Result
-            do {
-                result = try await RelayBenchmark(settings).run(on: scratch) { console.note($0) }
-            } catch {
-                if !invocation.flag("--keep") { try? await databases.drop(scratch) }
-                throw error
-            }
-            if invocation.flag("--keep") {
-                console.note("kept the scratch database \(scratch.database ?? "")")
-            } else {
-                try await databases.drop(scratch)
+            let result = try await onScratchDatabase(invocation) { scratch, _ in
+                try await RelayBenchmark(settings).run(on: scratch) { console.note($0) }
             }
             if invocation.json {
                 try console.json(result)

@@ -36,25 +36,10 @@ enum BenchCommand {
                 }
                 return size
             }
-            guard let runs = Int(invocation.value("--runs") ?? "25"), runs > 0 else {
-                throw CLIError.usage("--runs needs a positive number", command: invocation.commandPath)
-            }
+            let runs = try invocation.wholeNumber("--runs", default: 25)
             let console = invocation.console
-            let workspace = try invocation.workspace()
-            let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
-            console.note("preparing a scratch database from the test template…")
-            let scratch = try await databases.create(from: try await databases.template())
-            let results: [GridsBenchmark.Measurement]
-            do {
-                results = try await GridsBenchmark(sizes: sizes, runs: runs).run(on: scratch) { console.note($0) }
-            } catch {
-                if !invocation.flag("--keep") { try? await databases.drop(scratch) }
-                throw error
-            }
-            if invocation.flag("--keep") {
-                console.note("kept the scratch database \(scratch.database ?? "")")
-            } else {
-                try await databases.drop(scratch)
+            let results = try await onScratchDatabase(invocation) { scratch, _ in
+                try await GridsBenchmark(sizes: sizes, runs: runs).run(on: scratch) { console.note($0) }
             }
             if invocation.json {
                 try console.json(results)
@@ -73,24 +58,11 @@ enum BenchCommand {
             ../shared/data/osm beside the checkout (or --data), each with the DEM tiles in dem/ that cover it \
             (the others build flat). No database is touched. Build with `swift build -c release` for representative figures.
             """,
-        options: [
-            .value("--sizes", "N,N,…", "synthetic sizes (default 1,10,100)"),
-            .value("--seed", "N", "the synthetic resorts' seed (default 7)"),
-            .value("--runs", "N", "timed runs per input; the median is reported (default 3)"),
-            .value("--data", "DIR", "the folder of *.ski.osm.json extracts (default ../shared/data/osm)"),
-            .flag("--json", "print the measurements as JSON"),
-        ],
+        options: ResortSelection.options(runs: 3, per: "input"),
         run: { invocation in
-            let sizes = try (invocation.value("--sizes") ?? "1,10,100").split(separator: ",").map {
-                try GridsCommand.number(String($0).trimmingCharacters(in: .whitespaces), "--sizes", invocation)
-            }
-            guard let seed = UInt64(invocation.value("--seed") ?? "7") else {
-                throw CLIError.usage("--seed needs a whole number 0 or more", command: invocation.commandPath)
-            }
-            let runs = try GridsCommand.number(invocation.value("--runs") ?? "3", "--runs", invocation)
+            let selection = try ResortSelection(invocation, runs: 3)
+            let (sizes, seed, runs, folder) = (selection.sizes, selection.seed, selection.runs, selection.folder)
             let console = invocation.console
-            let folder = try invocation.value("--data").map { URL(fileURLWithPath: $0) }
-                ?? invocation.workspace().root.deletingLastPathComponent().appendingPathComponent("shared/data/osm")
             var inputs: [GraphBenchmark.Input] = []
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -172,33 +144,14 @@ enum BenchCommand {
             .flag("--json", "print the measurements as JSON"),
         ],
         run: { invocation in
-            func count(_ option: String, _ fallback: Int) throws -> Int {
-                guard let value = Int((invocation.value(option) ?? String(fallback)).replacingOccurrences(of: "_", with: "")),
-                      value > 0 else {
-                    throw CLIError.usage("\(option) needs a positive number", command: invocation.commandPath)
-                }
-                return value
-            }
-            let benchmark = SyncBenchmark(pullRows: try count("--pull", 100_000), pushRows: try count("--push", 10_000),
-                                          runs: try count("--runs", 3))
+            let benchmark = SyncBenchmark(pullRows: try invocation.wholeNumber("--pull", default: 100_000),
+                                          pushRows: try invocation.wholeNumber("--push", default: 10_000),
+                                          runs: try invocation.wholeNumber("--runs", default: 3))
             let console = invocation.console
-            let workspace = try invocation.workspace()
-            let databases = TestDatabases(admin: try await SummitDatabase(workspace: workspace).prepareAdmin(), workspace: workspace)
-            console.note("preparing a scratch database from the test template…")
-            let scratch = try await databases.create(from: try await databases.template())
             let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("summit-bench-sync-" + UUID().uuidString.prefix(8))
             defer { try? FileManager.default.removeItem(at: folder) }
-            let result: SyncBenchmark.Result
-            do {
-                result = try await benchmark.run(on: scratch, folder: folder) { console.note($0) }
-            } catch {
-                if !invocation.flag("--keep") { try? await databases.drop(scratch) }
-                throw error
-            }
-            if invocation.flag("--keep") {
-                console.note("kept the scratch database \(scratch.database ?? "")")
-            } else {
-                try await databases.drop(scratch)
+            let result = try await onScratchDatabase(invocation) { scratch, _ in
+                try await benchmark.run(on: scratch, folder: folder) { console.note($0) }
             }
             if invocation.json { try console.json(result) } else { console.out(table(result)) }
             return 0

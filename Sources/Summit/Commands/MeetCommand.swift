@@ -24,7 +24,7 @@ enum MeetCommand {
         .value("--start", "START", "where USER starts: n123, t45@0.25 (a quarter along edge t45) or LAT,LON; default: their live position"),
         .value("--friend-start", "START", "where the friend starts, the same way; default: their live position"),
         .value("--accuracy", "M", "GPS accuracy of given starts, metres (widens the ETA uncertainty)"),
-        .value("--weather", "FILE", "an Open-Meteo forecast (timeformat=unixtime) to plan with; default: neutral conditions"),
+        .value("--weather", "FILE", "an Open-Meteo forecast (timeformat=unixtime) to plan with; default: the conditions stored by `summit weather refresh`, else neutral"),
     ]
     static let jsonOption = Command.Option.flag("--json", "print the result as JSON")
 

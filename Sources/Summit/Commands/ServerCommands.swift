@@ -53,6 +53,7 @@ enum ServerCommands {
         name: "status",
         summary: "Show the server, the database and its migrations, without changing anything.",
         options: [.flag("--json", "print the status as JSON")],
+        subcommands: [StatusRefreshCommand.refresh],
         run: { invocation in
             let workspace = try invocation.workspace()
             let status = try await StatusReport.gather(workspace: workspace, database: try SummitDatabase(workspace: workspace))

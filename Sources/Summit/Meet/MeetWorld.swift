@@ -31,6 +31,8 @@ struct MeetWorldLoader: Sendable {
     /// - Parameters:
     ///   - exact: the full identity a stored meet names; nil for the resort's active dataset.
     ///   - at: the instant to plan at; nil for the server's clock.
+    ///   - conditions: a forecast to plan with; nil for the resort's stored conditions
+    ///     (`summit weather refresh`), else neutral weather.
     func load(resortID: String, exact: DatasetVersion? = nil, skierIDs: [UUID], at: Double? = nil,
               conditions: ResortConditions? = nil) async throws -> MeetWorld {
         var request = GraphRequest()
@@ -94,9 +96,11 @@ struct MeetWorldLoader: Sendable {
                 from activity.profile_edge_speeds where resort_id = \(resortID) and profile_id::text = any(\(ids))
                 """).decode(SpeedRow.self)
             let now = try await db.query("select extract(epoch from summit.now())::float8").scalar(Double.self)
-            return (resort, lifts, status, profiles, speeds, now)
+            // The hourly merges' conditions, unless the caller brought its own forecast.
+            let stored = conditions == nil ? try await StoredConditions.load(resortID: resortID, on: db) : nil
+            return (resort, lifts, status, profiles, speeds, now, stored)
         }
-        let (resort, lifts, statusRow, profiles, speeds, serverNow) = facts
+        let (resort, lifts, statusRow, profiles, speeds, serverNow, storedConditions) = facts
 
         var operations: [String: LiftOperation] = [:]
         for lift in lifts {
@@ -129,7 +133,7 @@ struct MeetWorldLoader: Sendable {
             return Skier(id: id, profile: .preset(level), history: SpeedHistory(rows))
         }
         return MeetWorld(identity: identity, dataset: dataset, status: status, skiers: skiers, now: at ?? serverNow,
-                         conditions: conditions ?? .neutral)
+                         conditions: conditions ?? storedConditions ?? .neutral)
     }
 
     private struct ResortRow: Decodable {

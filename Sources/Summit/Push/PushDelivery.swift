@@ -151,3 +151,14 @@ extension PushDelivery {
         "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)"
     }
 }
+
+extension PushDelivery {
+    /// The worker's `outbox-delivery` job: one `deliverDue` pass through `client`,
+    /// summarised for the scheduler's log (empty when nothing was due).
+    public static func scheduledJob(client: APNsClient) -> ScheduledJob.Body {
+        { db in
+            let counts = try await deliverDue(on: db, client: client, worker: workerName())
+            return counts.claimed == 0 ? "" : "push " + counts.summary
+        }
+    }
+}
