@@ -45,14 +45,23 @@ import Testing
                 let noConfig = try await cli.fails("push", "deliver", "--once", "--config", folder.appendingPathComponent("none.json").path)
                 #expect(noConfig.stderr.contains("cannot read"))
 
+                // The worker's outbox-delivery job sends what comes next: bob accepting, to ann's phone.
+                let annsToken = String(repeating: "cd", count: 32)
+                try await cli.ok("push", "devices", "register", annsToken, "--as", "ann")
+                try await cli.ok("friends", "accept", "ann", "--as", "bob")
+                let worker = try await cli.ok("worker", "--once", "--json", "--apns-config", file.path)
+                #expect(worker.json["jobs"]["outbox-delivery"].string?.contains("1 delivered") == true, "\(worker.stdout)")
+                #expect(standIn.records().map { $0["token"] as? String } == [token, annsToken])
+                #expect((standIn.records().last?["payload"] as? [String: Any])?["type"] as? String == "friend_added")
+
                 // The phone signs in as cat: the token moves, bob has no device left.
                 try await cli.ok("push", "devices", "register", token, "--as", "cat")
                 #expect(try await cli.ok("push", "devices", "list", "--as", "bob", "--json").json.array.isEmpty)
-                #expect(try await cli.scalar("select count(*) from social.device_tokens", as: Int.self) == 1)
+                #expect(try await cli.scalar("select count(*) from social.device_tokens where token = \(token)", as: Int.self) == 1)
                 let notBobs = try await cli.fails("push", "devices", "remove", token, "--as", "bob")
                 #expect(notBobs.stderr.contains("no device"))
                 try await cli.ok("push", "devices", "remove", token, "--as", "cat")
-                #expect(try await cli.scalar("select count(*) from social.device_tokens", as: Int.self) == 0)
+                #expect(try await cli.scalar("select count(*) from social.device_tokens where token = \(token)", as: Int.self) == 0)
             }
         }
     }
