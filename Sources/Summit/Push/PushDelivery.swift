@@ -57,9 +57,15 @@ public enum PushDelivery {
         var createdAt: Date
     }
 
-    /// How long a claim is leased: far longer than one delivery may take
-    /// (a connect and a response, each bounded by the APNs timeout).
-    public static let leaseSeconds = 300
+    /// How long a batch is leased: at least 5 minutes, and longer than the batch
+    /// can take when every request waits out the APNs timeout three times (connect,
+    /// TLS handshake, response) — a lease that ran out mid-batch would let another
+    /// deliverer claim, and send again, what this one has not reported yet.
+    static func leaseSeconds(batch: Int, client: APNsClient) -> Int {
+        let perLane = (batch + client.laneCount - 1) / client.laneCount
+        let worstRequest = 3 * Int(client.configuration.timeout.components.seconds + 1)
+        return max(300, perLane * worstRequest + 60)
+    }
     /// How long APNs keeps trying to reach an offline device: a friend request
     /// or meet request a day old is no longer news.
     public static let notificationLifetime: TimeInterval = 24 * 3600
@@ -72,7 +78,7 @@ public enum PushDelivery {
         for _ in 0..<maximumBatches {
             let claims = try await connection.query("""
                 select id, claim_id, kind, token, environment, payload::text as payload, collapse_id, attempts, created_at
-                from push.claim_due(\(worker), \(batch)::integer, \(leaseSeconds)::integer)
+                from push.claim_due(\(worker), \(batch)::integer, \(leaseSeconds(batch: batch, client: client))::integer)
                 """, as: .serviceRole).decode(Claim.self)
             // One sequence of claims per lane of the client, side by side.
             let lanes = client.laneCount
