@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Relay", targets: ["Relay"]),
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "MeetSolver", targets: ["MeetSolver"]),
+        .library(name: "Push", targets: ["Push"]),
     ],
     targets: [
         // C system libraries from Debian (-dev packages), found through pkg-config.
@@ -21,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // OpenSSL's libssl (TLS with ALPN for APNs) and the libcrypto calls it needs (ES256 keys).
+        .systemLibrary(name: "CSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         // epoll and eventfd: in the C library, not in Glibc's Swift module.
         .systemLibrary(name: "CLinux"),
 
@@ -44,7 +47,9 @@ let package = Package(
         .target(name: "Relay", dependencies: ["Postgres"]),
         // `summit serve`: HTTP/1.1 + WebSocket on epoll, speaking the hosted platform's auth, REST, realtime and storage.
         .target(name: "Gateway", dependencies: ["Postgres", "Relay", "Digest", "CCrypto", "CLinux"]),
-        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "Relay", "MeetSolver", "Gateway"]),
+        // APNs over HTTP/2: framing, HPACK, TLS with ALPN h2, ES256 provider tokens; no Postgres.
+        .target(name: "Push", dependencies: ["CSSL"]),
+        .target(name: "Summit", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest", "MountainGraph", "ActivityImport", "GridSync", "Relay", "MeetSolver", "Gateway", "Push"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
 
         // Shared by the test targets: fresh databases cloned from a migrated template.
@@ -61,6 +66,7 @@ let package = Package(
         .testTarget(name: "MeetSolverTests", dependencies: ["MeetSolver", "MountainGraph", "Digest"]),
         .testTarget(name: "RelayTests", dependencies: ["Relay", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Relay", "Postgres", "SummitTestSupport"]),
+        .testTarget(name: "PushTests", dependencies: ["Push"]),
         .testTarget(name: "SummitTests", dependencies: ["Summit", "summit", "SummitTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import Push
 
 /// `summit worker`: the relay and the sweeps, until interrupted.
 enum WorkerCommand {
@@ -11,7 +12,9 @@ enum WorkerCommand {
             15 minutes are removed (every 5 minutes by default); every 2 minutes, pending meet requests past their \
             expiry expire; every minute, configured status feeds due for a refresh (within two minutes of expiry, \
             failures retried after five minutes) and forecasts due for their hourly merge are refreshed (see \
-            `summit feeds`). Each job runs under a lease in PostgreSQL, so several workers never run one at once. \
+            `summit feeds`); with APNs configured (APNS_* variables or --apns-config), every 10 seconds the push \
+            outbox is delivered (see `summit push deliver`). Each job runs under a lease in PostgreSQL, so several \
+            workers never run one at once. \
             Progress and figures go to standard error. With --once every job runs once and the command exits, for \
             running them from cron instead.
             """,
@@ -19,6 +22,7 @@ enum WorkerCommand {
             .value("--sweep-every", "SECONDS", "how often to sweep expired live positions (default 300)"),
             .flag("--once", "run every job once (sweeps, due feed refreshes), print what they did, and exit"),
             .flag("--json", "with --once: print the result as JSON"),
+            .value("--apns-config", "FILE", "deliver push notifications with these APNs settings (default: the APNS_* variables, if set)"),
         ],
         run: { invocation in
             let path = invocation.commandPath
@@ -34,8 +38,11 @@ enum WorkerCommand {
             let workspace = try invocation.workspace()
             let configuration = try await AppSession.with(workspace) { $0.connection.configuration }
             let console = invocation.console
+            let push = try invocation.value("--apns-config").map(APNsConfiguration.load(file:)) ?? APNsConfiguration.fromEnvironment()
+            if push == nil { console.note("worker: APNs is not configured (APNS_* variables or --apns-config): push notifications wait in the outbox") }
+            let outboxDelivery = try push.map { PushDelivery.scheduledJob(client: try APNsClient($0)) }
             if invocation.flag("--once") {
-                let outcomes = try await runOnce(configuration, log: { console.note($0) })
+                let outcomes = try await runOnce(configuration, outboxDelivery: outboxDelivery, log: { console.note($0) })
                 if invocation.json {
                     try console.json(outcomes)
                 } else {
@@ -48,7 +55,9 @@ enum WorkerCommand {
                 }
                 return 0
             }
-            let worker = Worker(configuration, options: Worker.Options(presenceSweepInterval: interval)) { console.note($0) }
+            let worker = Worker(configuration, options: Worker.Options(presenceSweepInterval: interval, outboxDelivery: outboxDelivery)) {
+                console.note($0)
+            }
             let running = Task { try await worker.run() }
             // Interrupt or terminate: stop cleanly (close the relay, end the sweeps).
             let signals = [SIGINT, SIGTERM].map { signal in
@@ -79,9 +88,10 @@ extension WorkerCommand {
     }
 
     /// Every job once, each under its lease (a job another worker is running right now is skipped).
-    static func runOnce(_ configuration: PostgresConfiguration, log: @escaping @Sendable (String) -> Void) async throws -> OnceOutcomes {
+    static func runOnce(_ configuration: PostgresConfiguration, outboxDelivery: ScheduledJob.Body? = nil,
+                        log: @escaping @Sendable (String) -> Void) async throws -> OnceOutcomes {
         let counts = OnceCounts()
-        var jobs = Worker.jobs(Worker.Options(), log: log).map { job -> ScheduledJob in
+        var jobs = Worker.jobs(Worker.Options(outboxDelivery: outboxDelivery), log: log).map { job -> ScheduledJob in
             var once = job
             once.every = .zero
             once.jitter = 0
