@@ -220,20 +220,23 @@ import Testing
         options.port = 0
         options.reusePort = false
         options.drainTimeout = .seconds(10)
-        let server = try HTTPServer(options: options, responder: TestResponder())
+        let responder = TestResponder()
+        let server = try HTTPServer(options: options, responder: responder)
         try server.start()
         let client = try RawClient(port: server.port)
-        await client.send("GET /slower HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(200))
+        await client.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+        await responder.gate.waitForArrival()
         let socket = try RawClient(port: server.port)
         #expect(try await socket.upgrade("/ws").status == 101)
         let shutdown = Task { await server.shutdown() }
-        let response = try await client.readResponse()
-        #expect(response.status == 200, "the request in flight completes")
-        #expect(response.headers["connection"] == "close")
+        // The WebSocket's close frame shows the shutdown has begun; only then may the request answer.
         let close = try await socket.readFrame()
         #expect(close.opcode == .close)
         #expect(close.payload.prefix(2) == [0x03, 0xE9], "1001 going away")
+        await responder.gate.release()
+        let response = try await client.readResponse()
+        #expect(response.status == 200, "the request in flight completes")
+        #expect(response.headers["connection"] == "close")
         await shutdown.value
         #expect(throws: (any Error).self) { _ = try RawClient(port: server.port) }
     }

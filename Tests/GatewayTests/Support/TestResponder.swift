@@ -4,6 +4,9 @@ import Gateway
 /// A small application for testing the server alone: echo, slow answers, and
 /// WebSocket sessions that echo, flood politely, or flood regardless.
 struct TestResponder: HTTPResponder {
+    /// Where `/held` requests wait until the test lets them answer.
+    var gate = RequestGate()
+
     func bodyLimit(method: HTTPMethod, path: Substring) -> Int {
         path.hasPrefix("/big") ? 4 << 20 : 1024
     }
@@ -18,9 +21,9 @@ struct TestResponder: HTTPResponder {
         case "/slow":
             try? await Task.sleep(for: .milliseconds(400))
             return .response(.text(200, "slow"))
-        case "/slower":
-            try? await Task.sleep(for: .seconds(2))
-            return .response(.text(200, "slower"))
+        case "/held":
+            await gate.hold()
+            return .response(.text(200, "held"))
         case "/ws":
             if let problem = WebSocketHandshake.problem(with: request) { return .response(problem) }
             return .upgrade(WebSocketHandshake.response(to: request)) { socket in
@@ -58,6 +61,34 @@ struct TestResponder: HTTPResponder {
                 socket.send(text: text)
             }
         }
+    }
+}
+
+/// Requests that wait for the test: a test knows when one has arrived and
+/// chooses when it answers, instead of guessing with timers.
+actor RequestGate {
+    private var arrived = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var arrivalWatchers: [CheckedContinuation<Void, Never>] = []
+    private var open = false
+
+    func hold() async {
+        arrived += 1
+        arrivalWatchers.forEach { $0.resume() }
+        arrivalWatchers = []
+        if open { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func waitForArrival() async {
+        if arrived > 0 { return }
+        await withCheckedContinuation { arrivalWatchers.append($0) }
+    }
+
+    func release() {
+        open = true
+        waiting.forEach { $0.resume() }
+        waiting = []
     }
 }
 
