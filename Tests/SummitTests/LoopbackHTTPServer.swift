@@ -30,20 +30,32 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         }
         listener = fd
         port = UInt16(bigEndian: address.sin_port)
+        // Only this thread closes the listener, after accept fails: `stop` merely shuts it
+        // down, so the number is never closed while accept may still use it (and never
+        // twice), which could otherwise hit another thread's newer socket.
         Thread.detachNewThread { [weak self] in
             while true {
                 let client = accept(fd, nil, nil)
-                if client < 0 { return }
+                if client < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
                 self?.serve(client)
             }
+            close(fd)
         }
     }
 
     deinit { stop() }
 
+    private var stopped = false
+
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }

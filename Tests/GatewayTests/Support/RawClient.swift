@@ -16,7 +16,10 @@ final class RawClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The descriptor becomes the client's only once connected: a client that was
+        // never made must not reach `deinit`, which would close the number a second
+        // time — by then perhaps another thread's socket.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -26,10 +29,12 @@ final class RawClient: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
+            let code = errno
             close(fd)
-            throw Failure(description: "connect to 127.0.0.1:\(port): errno \(errno)")
+            throw Failure(description: "connect to 127.0.0.1:\(port): errno \(code)")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        self.fd = fd
     }
 
     deinit { close(fd) }
