@@ -2,7 +2,7 @@
 -- removed per channel; processes that stop beating lose their presences; the
 -- row-change trigger sits on the published tables only; clients reach none of it.
 begin;
-select plan(16);
+select plan(18);
 
 select tests.act_as_service();
 select realtime.gateway_track('realtime:lobby', 'node-a:1:1', 'ann', '00000000-0000-4000-8000-00000000000a', null, '{"status": "skiing"}');
@@ -25,6 +25,10 @@ insert into realtime.gateway_nodes values ('00000000-0000-4000-8000-00000000000b
 select is(realtime.gateway_beat('00000000-0000-4000-8000-00000000000c', '30 seconds'), 1, 'a beat sweeps a silent process''s presences');
 select is((select count(*)::int from realtime.gateway_presences), 0, '… so none is left');
 select ok(exists (select 1 from realtime.gateway_nodes where node_id = '00000000-0000-4000-8000-00000000000c'), 'the beating process is recorded');
+select realtime.gateway_track('realtime:lobby', 'node-d:1:1', 'dee', '00000000-0000-4000-8000-00000000000d', null, '{}');
+select is(realtime.gateway_beat('00000000-0000-4000-8000-00000000000c', '30 seconds'), 1,
+  'a presence of a process that is not recorded at all (swept while it stalled) goes at the next beat');
+select is((select count(*)::int from realtime.gateway_presences where presence_key = 'dee'), 0, '… and is gone');
 select realtime.gateway_track('realtime:lobby', 'node-c:1:1', 'cy', '00000000-0000-4000-8000-00000000000c', null, '{}');
 select realtime.gateway_leave_node('00000000-0000-4000-8000-00000000000c');
 select is((select count(*)::int from realtime.gateway_presences), 0, 'a process leaving takes its presences with it');

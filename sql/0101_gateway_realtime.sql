@@ -93,12 +93,16 @@ declare
 begin
   insert into realtime.gateway_nodes (node_id, seen_at) values (p_node, now())
   on conflict (node_id) do update set seen_at = now();
-  select array_agg(node_id) into v_dead from realtime.gateway_nodes where seen_at < now() - p_stale;
-  if v_dead is null then
-    return 0;
-  end if;
+  select coalesce(array_agg(node_id), '{}') into v_dead from realtime.gateway_nodes where seen_at < now() - p_stale;
+  -- Presences of a process no longer recorded at all go too: one that stalled past the
+  -- stale interval may have tracked again after its node was swept, and nothing else
+  -- would ever remove those.
   for v_topic in
-    with gone as (delete from realtime.gateway_presences where node_id = any(v_dead) returning *)
+    with gone as (
+      delete from realtime.gateway_presences p
+      where p.node_id = any(v_dead)
+         or not exists (select 1 from realtime.gateway_nodes n where n.node_id = p.node_id)
+      returning *)
     select topic, array_agg(gone::realtime.gateway_presences) as rows from gone group by topic
   loop
     perform pg_notify(realtime.gateway_channel(v_topic.topic), jsonb_build_object(

@@ -23,7 +23,11 @@ public struct AppSession: Sendable {
         return try await PostgresConnection.withConnection(configuration) { connection in
             let status = try await Migrator(source: try workspace.migrationSource()).status(on: connection)
             if !status.pending.isEmpty || status.repeatablesNeedApplying {
-                throw CLIError("Summit's database is behind this checkout (\(status.pending.count) migrations pending)",
+                var behind: [String] = []
+                if !status.pending.isEmpty { behind.append("\(status.pending.count) migration\(status.pending.count == 1 ? "" : "s") pending") }
+                let changed = status.changedRepeatables + status.removedRepeatables
+                if !changed.isEmpty { behind.append("sql/ changed: \(changed.joined(separator: ", "))") }
+                throw CLIError("Summit's database is behind this checkout (\(behind.joined(separator: "; ")))",
                                fix: "run `summit migrate` (or `summit up`) first")
             }
             return try await body(AppSession(connection: connection))

@@ -146,14 +146,8 @@ enum PushCommand {
                     }
                 }
             }
-            let signals = [SIGINT, SIGTERM].map { signal in
-                Foundation.signal(signal, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signal)
-                source.setEventHandler { running.cancel() }
-                source.resume()
-                return source
-            }
-            defer { signals.forEach { $0.cancel() } }
+            let signals = InterruptSignals { running.cancel() }
+            defer { signals.cancel() }
             try await running.value
             await client.close()
             console.note("push: stopped")

@@ -54,14 +54,8 @@ enum ServeCommand {
             console.out("listening on http://\(configuration.server.host):\(gateway.port)")
             console.note("summit serve: /auth/v1 /rest/v1 /realtime/v1/websocket /storage/v1 on \(database.target); interrupt to stop")
             let (stopped, stop) = AsyncStream<Void>.makeStream()
-            let signals = [SIGINT, SIGTERM].map { signal in
-                Foundation.signal(signal, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signal)
-                source.setEventHandler { stop.yield() }
-                source.resume()
-                return source
-            }
-            defer { signals.forEach { $0.cancel() } }
+            let signals = InterruptSignals { stop.yield() }
+            defer { signals.cancel() }
             for await _ in stopped { break }
             console.note("summit serve: draining…")
             await gateway.shutdown()

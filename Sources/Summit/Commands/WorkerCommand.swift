@@ -60,14 +60,8 @@ enum WorkerCommand {
             }
             let running = Task { try await worker.run() }
             // Interrupt or terminate: stop cleanly (close the relay, end the sweeps).
-            let signals = [SIGINT, SIGTERM].map { signal in
-                Foundation.signal(signal, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signal)
-                source.setEventHandler { running.cancel() }
-                source.resume()
-                return source
-            }
-            defer { signals.forEach { $0.cancel() } }
+            let signals = InterruptSignals { running.cancel() }
+            defer { signals.cancel() }
             try await running.value
             return 0
         })
