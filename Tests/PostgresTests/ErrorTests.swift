@@ -85,19 +85,31 @@ import Testing
     }
 
     @Test func cancellingTheTaskCancelsTheQuery() async throws {
-        try await withFreshConnection { db async throws in
+        try await withFreshDatabase { configuration in
+            let db = try await PostgresConnection.connect(configuration)
+            let watcher = try await PostgresConnection.connect(configuration)
             let started = ContinuousClock.now
             let task = Task { try await db.query("select pg_sleep(30)") }
-            try await Task.sleep(for: .milliseconds(300))
+            // Cancel only once the server runs it: cancelled earlier, it would simply not be sent.
+            let running: PostgresQuery = """
+                select count(*) from pg_stat_activity
+                where datname = current_database() and query = 'select pg_sleep(30)' and state = 'active'
+                """
+            while try await watcher.query(running).scalar(Int.self) == 0, ContinuousClock.now - started < .seconds(20) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            await watcher.close()
+            let cancelled = ContinuousClock.now
             task.cancel()
             let result = await task.result
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(ContinuousClock.now - cancelled < .seconds(10), "the server stopped the sleep, not its end")
             guard case .failure(let error as PostgresError) = result else {
                 Issue.record("expected the query to be cancelled, got \(result)")
                 return
             }
             #expect(error.code == .queryCanceled)
             #expect(try await db.query("select 2").scalar(Int.self) == 2)
+            await db.close()
         }
     }
 }

@@ -117,9 +117,13 @@ actor Finished {
                                                                     reportInterval: .seconds(60))) { lines.append($0) }
             let running = Task { try await worker.run() }
             // Fresh, the position stays; once it is 16 minutes old, the next sweep takes it.
-            try await Task.sleep(for: .milliseconds(500))
-            #expect(try await cli.scalar("select count(*) from meet.live_presence", as: Int.self) == 1)
+            let started = ContinuousClock.now + .seconds(20)
+            while await worker.relay == nil, ContinuousClock.now < started {
+                try await Task.sleep(for: .milliseconds(50))
+            }
             #expect(await worker.relay != nil, "the worker holds a running relay")
+            try await Task.sleep(for: .milliseconds(500))   // at least two sweeps on a fresh row
+            #expect(try await cli.scalar("select count(*) from meet.live_presence", as: Int.self) == 1)
             try await cli.execute("update meet.live_presence set received_at = now() - interval '16 minutes'")
             let deadline = ContinuousClock.now + .seconds(20)
             while try await cli.scalar("select count(*) from meet.live_presence", as: Int.self) > 0, ContinuousClock.now < deadline {
