@@ -418,6 +418,24 @@ begin
 end
 $$;
 
+-- One of the caller's requests, read under RLS (so only a party finds it),
+-- or the error that says there is none.
+create or replace function private.party_request(p_request_id uuid) returns meet.meet_requests
+  language plpgsql stable
+  set search_path = ''
+  as $$
+declare
+  v_row meet.meet_requests;
+begin
+  select r.* into v_row from meet.meet_requests r where r.id = p_request_id;
+  if not found then
+    perform private.fail('meet_request_not_found', 'No meet request with that id involves you.');
+  end if;
+  return v_row;
+end
+$$;
+grant execute on function private.party_request(uuid) to authenticated;
+
 -- Moves one of the caller's requests to p_status under the state machine.
 create or replace function meet.move_meet_request(p_request_id uuid, p_status text) returns jsonb
   language plpgsql volatile
@@ -455,9 +473,7 @@ create or replace function meet.save_end_intent(p_request_id uuid) returns jsonb
 declare
   v_uid uuid := private.require_user();
 begin
-  if not exists (select 1 from meet.meet_requests r where r.id = p_request_id) then
-    perform private.fail('meet_request_not_found', 'No meet request with that id involves you.');
-  end if;
+  perform private.party_request(p_request_id);
   insert into meet.end_intents (user_id, request_id, created_at) values (v_uid, p_request_id, summit.now())
   on conflict do nothing;
   return jsonb_build_object('request_id', p_request_id, 'saved', true);
@@ -476,10 +492,7 @@ declare
   v_uid uuid := private.require_user();
   v_row meet.meet_requests;
 begin
-  select r.* into v_row from meet.meet_requests r where r.id = p_request_id;
-  if not found then
-    perform private.fail('meet_request_not_found', 'No meet request with that id involves you.');
-  end if;
+  v_row := private.party_request(p_request_id);
   if v_row.status in ('pending', 'accepted') then
     update meet.meet_requests set status = 'expired' where id = p_request_id returning * into v_row;
   end if;
@@ -528,10 +541,7 @@ declare
   v_uid uuid := private.require_user();
   v_row meet.meet_requests;
 begin
-  select r.* into v_row from meet.meet_requests r where r.id = p_request_id;
-  if not found then
-    perform private.fail('meet_request_not_found', 'No meet request with that id involves you.');
-  end if;
+  v_row := private.party_request(p_request_id);
   if p_eta_seconds is null or p_eta_std_seconds is null or p_eta_seconds < 0 or p_eta_std_seconds < 0 or p_eta_seconds >= 86400 then
     perform private.fail('invalid_meet_plan', 'The ETA and its standard deviation are seconds, 0 or more (ETA under a day).');
   end if;
