@@ -1,4 +1,4 @@
--- The sync entry points (§6.2, §6.3, §6.7). SECURITY INVOKER: row level
+-- The sync entry points (§6.3, §6.7; the push, §6.2, is in 0047). SECURITY INVOKER: row level
 -- security applies to every row pushed or pulled; the C-rules are triggers.
 
 -- Client-writable columns per table (§6.1), besides id.
@@ -25,125 +25,6 @@ create or replace function private.server_columns() returns text[]
     select array['server_updated_at', 'group_id', 'converted_at', 'hidden_at', 'merged_into', 'uploaded_at',
                  'storage_path', 'user_id', 'author_id', 'state', 'freebie', 'kind', 'owner_id', 'shared_at']
   $$;
-
--- Does a row with this id exist (visible or not)? Only the answer, never the row.
-create or replace function private.sync_row_exists(p_table text, p_id uuid) returns boolean
-  language plpgsql stable security definer
-  set search_path = ''
-  as $$
-declare
-  v boolean;
-begin
-  if p_table not in ('profile_interests', 'user_grids', 'user_squares', 'moments', 'moment_entries', 'photos') then
-    return false;
-  end if;
-  execute format('select exists (select 1 from grids.%I where id = $1)', p_table) into v using p_id;
-  return v;
-end
-$$;
-
-create or replace function grids.sync_push(p_table text, p_rows jsonb) returns jsonb
-  language plpgsql volatile security invoker
-  set search_path = ''
-  as $$
-declare
-  v_cols text[];
-  v_row jsonb;
-  v_id uuid;
-  v_keys text[];
-  v_use text[];
-  v_bad text;
-  v_sql text;
-  v_ret uuid;
-  v_out jsonb := '[]'::jsonb;
-  v_outcome text;
-  v_code text;
-  v_stored jsonb;
-  v_corr text;
-  v_visible boolean;
-begin
-  perform private.require_signed_in();
-  v_cols := private.sync_columns(p_table);
-  if v_cols is null or array_length(v_cols, 1) = 3 then
-    perform private.fail('table_invalid', 'Push one of profile_interests, user_grids, user_squares, moments, moment_entries, photos (grids go through save_grid).');
-  end if;
-  if jsonb_typeof(p_rows) is distinct from 'array' then
-    perform private.fail('rows_invalid', 'p_rows is a JSON array of row objects.');
-  end if;
-  if jsonb_array_length(p_rows) > 200 then
-    perform private.fail('batch_too_large', 'Push at most 200 rows per call.');
-  end if;
-  for v_row in select value from jsonb_array_elements(p_rows) loop
-    v_outcome := null; v_code := null; v_stored := null; v_id := null;
-    perform set_config('summit.corrected', '', true);
-    begin
-      if jsonb_typeof(v_row) is distinct from 'object' then
-        perform private.fail('row_invalid', 'Each row is a JSON object.');
-      end if;
-      begin
-        v_id := (v_row ->> 'id')::uuid;
-      exception when others then
-        perform private.fail('id_invalid', 'id must be a uuid.');
-      end;
-      if v_id is null then
-        perform private.fail('id_invalid', 'Each row needs its id.');
-      end if;
-      select array_agg(k) into v_keys from jsonb_object_keys(v_row) k where k <> 'id';
-      select min(k) into v_bad from unnest(coalesce(v_keys, '{}')) k
-      where not (k = any (v_cols)) and not (k = any (private.server_columns()));
-      if v_bad is not null then
-        perform private.fail('unknown_column', format('%s.%s cannot be pushed.', p_table, v_bad));
-      end if;
-      select coalesce(array_agg(k order by k), '{}') into v_use from unnest(coalesce(v_keys, '{}')) k where k = any (v_cols);
-      if private.sync_row_exists(p_table, v_id) then
-        -- parent keys and positions are fixed once inserted
-        v_use := array(select c from unnest(v_use) c
-                       where c <> all (array['user_grid_id', 'position', 'grid_id', 'user_square_id', 'interest']));
-        if cardinality(v_use) = 0 then
-          v_ret := null;
-        else
-          v_sql := format('update grids.%I t set %s from jsonb_populate_record(null::grids.%I, $1) r where t.id = $2 returning t.id',
-            p_table, (select string_agg(format('%I = r.%I', c, c), ', ') from unnest(v_use) c), p_table);
-          execute v_sql into v_ret using v_row, v_id;
-        end if;
-        execute format('select exists (select 1 from grids.%I where id = $1)', p_table) into v_visible using v_id;
-        if not v_visible then
-          perform private.fail('not_allowed', 'This row belongs to someone else.');
-        end if;
-      else
-        v_sql := format('insert into grids.%I (id%s) select $2%s from jsonb_populate_record(null::grids.%I, $1) r returning id',
-          p_table, (select coalesce(string_agg(', ' || quote_ident(c), ''), '') from unnest(v_use) c),
-          (select coalesce(string_agg(', r.' || quote_ident(c), ''), '') from unnest(v_use) c), p_table);
-        execute v_sql into v_ret using v_row, v_id;
-      end if;
-      v_corr := current_setting('summit.corrected', true);
-      if v_ret is null then
-        v_outcome := 'ignored';
-      elsif coalesce(v_corr, '') like '%' || v_id::text || '%' then
-        v_outcome := 'corrected';
-      else
-        v_outcome := 'applied';
-      end if;
-      if coalesce(v_corr, '') like '%' || v_id::text || '%' then
-        v_code := (select string_agg(split_part(x, ':', 2), ',') from unnest(string_to_array(v_corr, ',')) x
-                   where x like v_id::text || ':%');
-      end if;
-    exception when others then
-      v_outcome := 'error';
-      v_code := case when sqlstate = 'P0001' then sqlerrm else sqlstate end;
-    end;
-    if v_id is not null then
-      begin
-        execute format('select to_jsonb(t) from grids.%I t where id = $1', p_table) into v_stored using v_id;
-      exception when others then
-        v_stored := null;
-      end;
-    end if;
-    v_out := v_out || jsonb_build_object('id', v_id, 'outcome', v_outcome, 'code', v_code, 'row', v_stored);
-  end loop;
-  return v_out;
-end
-$$;
 
 -- Keyset pull: rows with (server_updated_at, id) > (p_since, p_after_id),
 -- tombstones included, under RLS.
@@ -224,10 +105,9 @@ begin
 end
 $$;
 
-revoke all on function private.sync_columns(text), private.server_columns(), private.sync_row_exists(text, uuid) from public;
-grant execute on function private.sync_columns(text), private.server_columns(), private.sync_row_exists(text, uuid)
+revoke all on function private.sync_columns(text), private.server_columns() from public;
+grant execute on function private.sync_columns(text), private.server_columns() to authenticated;
+revoke all on function grids.sync_pull(text, timestamptz, uuid, int), grids.sync_pull_group(uuid, text, uuid, int)
+  from public, anon;
+grant execute on function grids.sync_pull(text, timestamptz, uuid, int), grids.sync_pull_group(uuid, text, uuid, int)
   to authenticated;
-revoke all on function grids.sync_push(text, jsonb), grids.sync_pull(text, timestamptz, uuid, int),
-  grids.sync_pull_group(uuid, text, uuid, int) from public, anon;
-grant execute on function grids.sync_push(text, jsonb), grids.sync_pull(text, timestamptz, uuid, int),
-  grids.sync_pull_group(uuid, text, uuid, int) to authenticated;

@@ -1,7 +1,6 @@
--- sync_push with a statement per table written out (§6.2): the same rules and
--- answers as the generic version in 0026, but every per-row statement is static,
--- so PL/pgSQL keeps its plan instead of parsing and planning three dynamic
--- statements for each row pushed. Triggers still run row by row, one statement
+-- sync_push (§6.2) with a statement per table written out: every per-row
+-- statement is static, so PL/pgSQL keeps its plan instead of parsing and
+-- planning dynamic statements for each row pushed. Triggers still run row by row, one statement
 -- per row (they pass words and rescue fields from BEFORE to AFTER triggers), and
 -- each row keeps its own subtransaction, so a failing row never aborts the rest.
 
