@@ -17,9 +17,11 @@ $$;
 -- last-write-wins guard and are stamped per C7. A write is internal when it
 -- does not run as a client role (anon/authenticated): definer functions run
 -- as their owner, the worker's jobs as service_role, seeds as the owner.
+-- No SET clause: that keeps it inlinable, and the rules ask it several times per
+-- row written (a SQL function that cannot be inlined is parsed and planned again
+-- in every statement that calls it). Its body names nothing a search_path finds.
 create or replace function private.internal() returns boolean
   language sql stable
-  set search_path = ''
   as $$ select current_user not in ('anon', 'authenticated') $$;
 
 create or replace function private.normalize_username(p_input text) returns text

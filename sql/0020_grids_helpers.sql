@@ -2,10 +2,17 @@
 -- corrections. SECURITY DEFINER helpers that change rows check their caller:
 -- a client (anon/authenticated claims) must own the solo board or be a member
 -- of the group it touches.
+--
+-- The small helpers the rules call for every row (nil_uuid, grid_neighbours,
+-- client_call) carry no SET clause, so the planner inlines them: a SQL function
+-- that cannot be inlined is parsed and planned again in each statement calling
+-- it. Their bodies name nothing a search_path finds. Helpers that run statements
+-- per row are PL/pgSQL, whose plans last the session, and plan generically: their
+-- keyed lookups never plan better for particular values, and a custom plan per
+-- call cost more than the lookup itself.
 
 create or replace function private.nil_uuid() returns uuid
   language sql immutable
-  set search_path = ''
   as $$ select '00000000-0000-0000-0000-000000000000'::uuid $$;
 
 -- UUIDv5 in the AirStrive namespace (uuid_generate_v5(uuid_ns_url(), 'urn:airstrive:ids')).
@@ -24,15 +31,13 @@ create or replace function private.grid_centre(n int) returns smallint[]
     end
   $$;
 
+-- The squares above, left, right and below p, in that (ascending) order.
 create or replace function private.grid_neighbours(n int, p int) returns smallint[]
   language sql immutable
-  set search_path = ''
   as $$
-    select coalesce(array_agg(q::smallint order by q), '{}') from (
-      select p - n as q where p / n > 0
-      union all select p - 1 where p % n > 0
-      union all select p + 1 where p % n < n - 1
-      union all select p + n where p / n < n - 1) s
+    select array_remove(array[case when p / n > 0 then p - n end, case when p % n > 0 then p - 1 end,
+                              case when p % n < n - 1 then p + 1 end, case when p / n < n - 1 then p + n end],
+                        null)::smallint[]
   $$;
 
 -- Positions by (Manhattan distance to the nearest centre cell, row, col).
@@ -47,12 +52,15 @@ create or replace function private.reveal_order(n int) returns smallint[]
   $$;
 
 create or replace function private.is_member(p_group_id uuid, p_user uuid) returns boolean
-  language sql stable security definer
+  language plpgsql stable security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
-    select p_group_id is not null and p_user is not null and exists (
-      select 1 from grids.group_members where group_id = p_group_id and user_id = p_user)
-  $$;
+begin
+  return p_group_id is not null and p_user is not null and exists (
+    select 1 from grids.group_members where group_id = p_group_id and user_id = p_user);
+end
+$$;
 
 -- The caller's groups, for policies (computed once per query).
 create or replace function private.my_group_ids() returns setof uuid
@@ -72,13 +80,13 @@ create or replace function private.co_members(a uuid, b uuid) returns boolean
 -- Is a client (not definer code, the worker or a seed) making this call?
 create or replace function private.client_call() returns boolean
   language sql stable
-  set search_path = ''
   as $$ select coalesce(auth.role(), '') in ('anon', 'authenticated') $$;
 
 -- A client may write a board it owns (solo) or belongs to (group).
 create or replace function private.assert_writer(p_user_grid_id uuid) returns void
   language plpgsql stable security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   ug grids.user_grids;
@@ -133,6 +141,7 @@ create or replace function private.log_correction(p_table text, p_row_id uuid, p
   p_detail jsonb default '{}'::jsonb) returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   insert into private.sync_corrections (table_name, row_id, user_id, kind, detail)
@@ -148,6 +157,7 @@ create or replace function private.clamp_clock(p_table text, p_row_id uuid, p_ts
 returns timestamptz
   language plpgsql volatile
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if p_ts > summit.now() + interval '10 minutes' then

@@ -10,13 +10,15 @@
 -- V-A3, group_unshares). Trigger bodies run as the writer; a write made by
 -- definer code (running as the owner) is a server write (private.internal()).
 -- Server writes on other rows go through definer helpers that check the
--- client (private.assert_writer).
+-- client (private.assert_writer). Every function here plans generically, for
+-- the reason given in 0020_grids_helpers.sql.
 
 -- ------------------------------------------------------------ generic
 
 create or replace function private.sync_guard() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if private.internal() then
@@ -55,6 +57,7 @@ $$;
 create or replace function private.sync_stamp() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if tg_op = 'INSERT' then
@@ -96,6 +99,7 @@ $$;
 create or replace function private.create_squares(p_user_grid_id uuid) returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   ug grids.user_grids;
@@ -119,6 +123,7 @@ create or replace function private.reveal_neighbours(p_user_grid_id uuid, p_posi
 returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   n int;
@@ -136,6 +141,7 @@ $$;
 create or replace function private.reveal_square(p_square_id uuid, p_at timestamptz) returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   v_ug uuid;
@@ -151,6 +157,7 @@ $$;
 create or replace function private.live_moment_on(p_square_id uuid, p_except uuid) returns grids.moments
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   m grids.moments;
@@ -168,6 +175,7 @@ $$;
 create or replace function private.tombstone_moment(p_moment_id uuid, p_merged_into uuid) returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   m grids.moments;
@@ -185,6 +193,7 @@ $$;
 create or replace function private.cascade_moment(p_moment_id uuid) returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   m grids.moments;
@@ -205,6 +214,7 @@ $$;
 create or replace function private.cascade_user_grid(p_user_grid_id uuid) returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   perform private.assert_writer(p_user_grid_id);
@@ -229,6 +239,7 @@ $$;
 create or replace function private.narrow_moments(p_user_grid_id uuid) returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   v_aud grids.audience;
@@ -248,6 +259,7 @@ create or replace function private.body_to_entry(p_moment_id uuid, p_author uuid
 returns uuid
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   m grids.moments;
@@ -286,6 +298,7 @@ create or replace function private.unshare(p_group_id uuid, p_type text, p_objec
   p_author uuid, p_for_user uuid, p_reason text) returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if private.client_call() and p_author is distinct from auth.uid() then
@@ -300,6 +313,7 @@ $$;
 create or replace function private.rescue_group_moment(p_moment_id uuid, p_deleter uuid) returns void
   language plpgsql volatile security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   m grids.moments;
@@ -348,6 +362,7 @@ $$;
 create or replace function private.user_grids_rules() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if tg_op = 'INSERT' then
@@ -392,6 +407,7 @@ $$;
 create or replace function private.user_grids_after() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if tg_op = 'INSERT' then
@@ -410,6 +426,7 @@ $$;
 create or replace function private.user_squares_rules() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   ug grids.user_grids;
@@ -467,6 +484,7 @@ $$;
 create or replace function private.user_squares_after() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if private.internal() then
@@ -484,6 +502,7 @@ $$;
 create or replace function private.moments_rules() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   sq grids.user_squares;
@@ -595,6 +614,7 @@ $$;
 create or replace function private.moments_after() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   v_pending jsonb;
@@ -632,6 +652,7 @@ $$;
 create or replace function private.follow_merges(p_moment_id uuid) returns grids.moments
   language plpgsql stable security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   m grids.moments;
@@ -651,6 +672,7 @@ $$;
 create or replace function private.entries_rules() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   m grids.moments;
@@ -722,6 +744,7 @@ $$;
 create or replace function private.entries_after() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if private.internal() then
@@ -739,6 +762,7 @@ $$;
 create or replace function private.photos_rules() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   m grids.moments;
@@ -808,6 +832,7 @@ $$;
 create or replace function private.photos_after() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if tg_op = 'UPDATE' and new.deleted and not old.deleted then
@@ -830,6 +855,7 @@ $$;
 create or replace function private.profile_interests_rules() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if private.internal() then return new; end if;
@@ -849,6 +875,7 @@ $$;
 create or replace function private.grid_squares_fixed() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if tg_op = 'DELETE' and current_setting('summit.grid_delete', true) = 'on' then
@@ -862,6 +889,7 @@ $$;
 create or replace function private.grid_squares_check() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   n int;
@@ -879,6 +907,7 @@ $$;
 create or replace function private.grids_stamp() returns trigger
   language plpgsql
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   if tg_op = 'UPDATE' then

@@ -8,6 +8,7 @@
 create or replace function private.sync_row_exists(p_table text, p_id uuid) returns boolean
   language plpgsql stable security definer
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   return case p_table
@@ -38,6 +39,7 @@ create or replace function private.sync_insert_defaults(p_table text) returns js
 create or replace function grids.sync_push(p_table text, p_rows jsonb) returns jsonb
   language plpgsql volatile security invoker
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 declare
   v_cols text[];
@@ -223,6 +225,7 @@ $$;
 create or replace function private.sync_row_visible(p_table text, p_id uuid) returns boolean
   language plpgsql stable security invoker
   set search_path = ''
+  set plan_cache_mode = force_generic_plan
   as $$
 begin
   return case p_table
