@@ -62,11 +62,17 @@ begin
 end
 $$;
 
--- The caller's groups, for policies (computed once per query).
+-- The caller's groups, for policies (computed once per statement, and the rules
+-- run a statement per row: PL/pgSQL keeps the plan a SQL function would redo).
 create or replace function private.my_group_ids() returns setof uuid
-  language sql stable security definer
+  language plpgsql stable security definer
   set search_path = ''
-  as $$ select group_id from grids.group_members where user_id = auth.uid() $$;
+  set plan_cache_mode = force_generic_plan
+  as $$
+begin
+  return query select group_id from grids.group_members where user_id = auth.uid();
+end
+$$;
 
 create or replace function private.co_members(a uuid, b uuid) returns boolean
   language sql stable security definer

@@ -10,8 +10,8 @@
 -- V-A3, group_unshares). Trigger bodies run as the writer; a write made by
 -- definer code (running as the owner) is a server write (private.internal()).
 -- Server writes on other rows go through definer helpers that check the
--- client (private.assert_writer). Every function here plans generically, for
--- the reason given in 0020_grids_helpers.sql.
+-- client (private.assert_writer). Every function here that runs statements plans
+-- generically, for the reason given in 0020_grids_helpers.sql.
 
 -- ------------------------------------------------------------ generic
 
@@ -93,6 +93,38 @@ begin
 end
 $$;
 
+-- A BEFORE trigger hands a value to the AFTER trigger of the same row through a
+-- transaction-local setting keyed by the row's id: the AFTER row triggers of a
+-- statement all fire at its end, so one value per setting would let the rows of
+-- a many-row statement take each other's.
+create or replace function private.hand_to_after(p_setting text, p_row_id uuid, p_value jsonb) returns void
+  language plpgsql volatile
+  set search_path = ''
+  as $$
+begin
+  perform set_config(p_setting, (coalesce(nullif(current_setting(p_setting, true), ''), '{}')::jsonb
+                                 || jsonb_build_object(p_row_id::text, p_value))::text, true);
+end
+$$;
+
+-- What the BEFORE trigger handed to this row, if anything; taken, so the setting
+-- is empty again once every row has taken its own.
+create or replace function private.take_from_before(p_setting text, p_row_id uuid) returns jsonb
+  language plpgsql volatile
+  set search_path = ''
+  as $$
+declare
+  v_all jsonb := nullif(current_setting(p_setting, true), '')::jsonb;
+  v_value jsonb := v_all -> p_row_id::text;
+begin
+  if v_value is not null then
+    v_all := v_all - p_row_id::text;
+    perform set_config(p_setting, case when v_all = '{}'::jsonb then '' else v_all::text end, true);
+  end if;
+  return v_value;
+end
+$$;
+
 -- ------------------------------------------------------------ server writes
 
 -- R1: size² squares, centre revealed at the user_grid's creation.
@@ -125,15 +157,12 @@ returns void
   set search_path = ''
   set plan_cache_mode = force_generic_plan
   as $$
-declare
-  n int;
 begin
   perform private.assert_writer(p_user_grid_id);
-  select g.size into n from grids.user_grids ug join grids.grids g on g.id = ug.grid_id
-  where ug.id = p_user_grid_id;
-  update grids.user_squares set revealed_at = coalesce(p_at, summit.now())
-  where user_grid_id = p_user_grid_id and revealed_at is null and not deleted
-    and position = any (private.grid_neighbours(n, p_position));
+  update grids.user_squares s set revealed_at = coalesce(p_at, summit.now())
+  from grids.user_grids ug join grids.grids g on g.id = ug.grid_id
+  where ug.id = p_user_grid_id and s.user_grid_id = p_user_grid_id and s.revealed_at is null and not s.deleted
+    and s.position = any (private.grid_neighbours(g.size, p_position));
 end
 $$;
 
@@ -342,7 +371,7 @@ begin
     -- someone already put a new moment on the square: the parts go there
     select id into v_rescue from grids.moments where user_square_id = m.user_square_id and not deleted;
   else
-    v_fields := coalesce(nullif(current_setting('summit.rescue_fields', true), '')::jsonb, '{}'::jsonb);
+    v_fields := coalesce(nullif(current_setting('summit.rescue_fields', true), '')::jsonb -> p_moment_id::text, '{}'::jsonb);
     insert into grids.moments (id, user_square_id, user_grid_id, user_id, group_id, title, body, happened_on,
                                place, weather, with_whom, audience, created_at, updated_at)
     values (v_rescue, m.user_square_id, m.user_grid_id, v_first, m.group_id,
@@ -505,6 +534,7 @@ create or replace function private.moments_rules() returns trigger
   set plan_cache_mode = force_generic_plan
   as $$
 declare
+  parents record;
   sq grids.user_squares;
   ug grids.user_grids;
   other grids.moments;
@@ -514,11 +544,14 @@ begin
   if tg_op = 'UPDATE' then
     new.user_square_id := old.user_square_id;
   end if;
-  select * into sq from grids.user_squares where id = new.user_square_id;
+  select s as square, u as board into parents
+  from grids.user_squares s left join grids.user_grids u on u.id = s.user_grid_id
+  where s.id = new.user_square_id;
   if not found then
     perform private.fail('parent_missing', 'Push the square before its moment.');
   end if;
-  select * into ug from grids.user_grids where id = sq.user_grid_id;
+  sq := parents.square;
+  ug := parents.board;
   new.user_grid_id := sq.user_grid_id;
   new.group_id := ug.group_id;
 
@@ -570,8 +603,8 @@ begin
          or (new.updated_at, new.device_id) <= (other.updated_at, other.device_id) then
         -- the stored one is kept (group: first to the server; solo: larger K)
         if ug.group_id is not null and new.body <> '' then
-          perform set_config('summit.pending_body',
-            jsonb_build_object('moment_id', other.id, 'author', v_uid, 'body', new.body)::text, true);
+          perform private.hand_to_after('summit.pending_body', new.id,
+            jsonb_build_object('moment_id', other.id, 'author', v_uid, 'body', new.body));
         end if;
         perform private.log_correction('moments', new.id, 'merged', jsonb_build_object('merged_into', other.id));
         new.deleted := true;
@@ -585,10 +618,13 @@ begin
       perform private.log_correction('moments', new.id, 'revealed_hidden_square');
       perform private.reveal_square(sq.id, new.created_at);
     end if;
+    -- R3 here rather than after the insert: a later row of the same statement
+    -- then finds its square revealed, as it would in a statement of its own
+    perform private.reveal_neighbours(sq.user_grid_id, sq.position, new.created_at);
     -- R13: a group moment's words go to the pusher's entry (after the insert)
     if ug.group_id is not null and new.body <> '' then
-      perform set_config('summit.pending_body',
-        jsonb_build_object('moment_id', new.id, 'author', v_uid, 'body', new.body)::text, true);
+      perform private.hand_to_after('summit.pending_body', new.id,
+        jsonb_build_object('moment_id', new.id, 'author', v_uid, 'body', new.body));
       perform private.log_correction('moments', new.id, 'body_moved_to_entry');
       new.body := '';
     end if;
@@ -603,9 +639,9 @@ begin
   end if;
   if new.deleted and not old.deleted and ug.group_id is not null then
     -- keep the shared details for a rescue moment (C10)
-    perform set_config('summit.rescue_fields', jsonb_build_object('title', old.title,
+    perform private.hand_to_after('summit.rescue_fields', new.id, jsonb_build_object('title', old.title,
       'happened_on', old.happened_on, 'place', old.place, 'weather', old.weather,
-      'with_whom', old.with_whom)::text, true);
+      'with_whom', old.with_whom));
   end if;
   return new;
 end
@@ -618,28 +654,22 @@ create or replace function private.moments_after() returns trigger
   as $$
 declare
   v_pending jsonb;
-  v_pos int;
 begin
   if private.internal() then
     return null;
   end if;
   if tg_op = 'INSERT' then
-    v_pending := nullif(current_setting('summit.pending_body', true), '')::jsonb;
+    v_pending := private.take_from_before('summit.pending_body', new.id);
     if v_pending is not null then
-      perform set_config('summit.pending_body', '', true);
       perform private.body_to_entry((v_pending ->> 'moment_id')::uuid, (v_pending ->> 'author')::uuid,
                                     v_pending ->> 'body', 'private', new.created_at);
-    end if;
-    if not new.deleted then
-      select position into v_pos from grids.user_squares where id = new.user_square_id;
-      perform private.reveal_neighbours(new.user_grid_id, v_pos, new.created_at);
     end if;
   elsif new.deleted and not old.deleted then
     if new.group_id is null then
       perform private.cascade_moment(new.id);
     else
       perform private.rescue_group_moment(new.id, auth.uid());
-      perform set_config('summit.rescue_fields', '', true);
+      perform private.take_from_before('summit.rescue_fields', new.id);
     end if;
   end if;
   return null;
@@ -954,9 +984,17 @@ create trigger m_user_squares_after after insert or update on grids.user_squares
 drop trigger if exists m_moments on grids.moments;
 create trigger m_moments before insert or update on grids.moments
   for each row execute function private.moments_rules();
+-- Only rows with something left to do queue an AFTER event: words handed on by
+-- the BEFORE trigger, or a moment just deleted.
 drop trigger if exists m_moments_after on grids.moments;
-create trigger m_moments_after after insert or update on grids.moments
-  for each row execute function private.moments_after();
+drop trigger if exists m_moments_after_insert on grids.moments;
+create trigger m_moments_after_insert after insert on grids.moments
+  for each row when (current_setting('summit.pending_body', true) <> '')
+  execute function private.moments_after();
+drop trigger if exists m_moments_after_update on grids.moments;
+create trigger m_moments_after_update after update on grids.moments
+  for each row when (new.deleted and not old.deleted)
+  execute function private.moments_after();
 
 drop trigger if exists m_moment_entries on grids.moment_entries;
 create trigger m_moment_entries before insert or update on grids.moment_entries
@@ -997,12 +1035,14 @@ revoke all on function private.sync_guard(), private.sync_stamp(), private.creat
   private.user_squares_after(), private.moments_rules(), private.moments_after(),
   private.follow_merges(uuid), private.entries_rules(), private.entries_after(), private.photos_rules(),
   private.photos_after(), private.profile_interests_rules(), private.grid_squares_fixed(),
-  private.grid_squares_check(), private.grids_stamp() from public;
+  private.grid_squares_check(), private.grids_stamp(), private.hand_to_after(text, uuid, jsonb),
+  private.take_from_before(text, uuid) from public;
 -- Trigger bodies run as the client and call these; each checks the client.
 grant execute on function private.create_squares(uuid), private.reveal_neighbours(uuid, int, timestamptz),
   private.reveal_square(uuid, timestamptz), private.live_moment_on(uuid, uuid),
   private.tombstone_moment(uuid, uuid), private.cascade_moment(uuid), private.cascade_user_grid(uuid),
   private.narrow_moments(uuid), private.body_to_entry(uuid, uuid, text, grids.part_audience, timestamptz),
   private.unshare(uuid, text, uuid, uuid, uuid, text), private.rescue_group_moment(uuid, uuid),
-  private.follow_merges(uuid), private.is_member(uuid, uuid)
+  private.follow_merges(uuid), private.is_member(uuid, uuid), private.hand_to_after(text, uuid, jsonb),
+  private.take_from_before(text, uuid)
   to authenticated;
