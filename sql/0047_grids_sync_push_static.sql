@@ -1,8 +1,117 @@
 -- sync_push (§6.2) with a statement per table written out: every per-row
 -- statement is static, so PL/pgSQL keeps its plan instead of parsing and
--- planning dynamic statements for each row pushed. Triggers still run row by row, one statement
--- per row (they pass words and rescue fields from BEFORE to AFTER triggers), and
--- each row keeps its own subtransaction, so a failing row never aborts the rest.
+-- planning dynamic statements for each row pushed. Each row has its own
+-- subtransaction, so a failing row never aborts the rest.
+--
+-- A batch of moments whose rows cannot touch one another (distinct ids, distinct
+-- squares) is first written together: one INSERT for the new rows and one UPDATE
+-- for the stored ones, in a single subtransaction. The triggers run row by row
+-- either way and a row sees the rows before it as it would alone (its square
+-- and its neighbours are all a moment's rules touch before the insert; what they
+-- hand to AFTER triggers is keyed by row). If anything in the batch fails, that
+-- attempt is undone and the batch goes row by row, so every row still gets its
+-- own answer. Moments are most of what a phone pushes.
+
+-- Which of these moments are stored (visible or not)? Only the ids, never the rows.
+create or replace function private.stored_moment_ids(p_ids uuid[]) returns uuid[]
+  language plpgsql stable security definer
+  set search_path = ''
+  set plan_cache_mode = force_generic_plan
+  as $$
+begin
+  return array(select m.id from grids.moments m where m.id = any (p_ids));
+end
+$$;
+
+-- The moments of one batch written together; null when the batch does not
+-- qualify (a malformed row, a repeated id or square) or any row fails, having
+-- then written nothing.
+create or replace function private.sync_push_moments_together(p_rows jsonb, p_allowed text[], p_defaults jsonb)
+returns jsonb
+  language plpgsql volatile security invoker
+  set search_path = ''
+  set plan_cache_mode = force_generic_plan
+  as $$
+declare
+  v_ids uuid[];
+  v_squares uuid[];
+  v_stored uuid[];
+  v_written uuid[];
+  v_corrected jsonb;
+begin
+  if exists (select 1 from jsonb_array_elements(p_rows) r
+             where jsonb_typeof(r.value) is distinct from 'object'
+                or coalesce(r.value ->> 'id', '') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                or exists (select 1 from jsonb_object_keys(r.value) k where not (k = any (p_allowed)))) then
+    return null;
+  end if;
+  select array_agg((r.value ->> 'id')::uuid order by r.n) into v_ids
+  from jsonb_array_elements(p_rows) with ordinality r(value, n);
+  v_stored := private.stored_moment_ids(v_ids);
+  -- a new row's square is the one it names; a stored row's square never changes
+  -- (one the caller cannot see stays null, and row by row answers for it)
+  v_squares := array(select m.user_square_id from unnest(v_stored) i left join grids.moments m on m.id = i) || array(
+    select (r.value ->> 'user_square_id')::uuid from jsonb_array_elements(p_rows) r
+    where not ((r.value ->> 'id')::uuid = any (v_stored)));
+  if (select count(distinct i) from unnest(v_ids) i) <> cardinality(v_ids)
+     or exists (select 1 from unnest(v_squares) q where q is null)
+     or (select count(distinct q) from unnest(v_squares) q) <> cardinality(v_squares) then
+    return null;
+  end if;
+  begin
+    perform set_config('summit.corrected', '', true);
+    with inserted as (
+      insert into grids.moments (id, user_square_id, title, body, happened_on, place, weather, with_whom, audience,
+                                 deleted, created_at, updated_at, device_id)
+      select (e.value ->> 'id')::uuid, r.user_square_id, r.title, r.body, r.happened_on, r.place, r.weather,
+             r.with_whom, r.audience, r.deleted, r.created_at, r.updated_at, r.device_id
+      from jsonb_array_elements(p_rows) with ordinality e(value, n)
+      cross join lateral jsonb_populate_record(null::grids.moments, p_defaults || e.value) r
+      where not ((e.value ->> 'id')::uuid = any (v_stored))
+      order by e.n
+      returning id)
+    select coalesce(array_agg(id), '{}') into v_written from inserted;
+    -- parent keys are fixed once inserted; a column the row leaves out keeps its value
+    with updated as (
+      update grids.moments t set
+        title = case when e.value ? 'title' then r.title else t.title end,
+        body = case when e.value ? 'body' then r.body else t.body end,
+        happened_on = case when e.value ? 'happened_on' then r.happened_on else t.happened_on end,
+        place = case when e.value ? 'place' then r.place else t.place end,
+        weather = case when e.value ? 'weather' then r.weather else t.weather end,
+        with_whom = case when e.value ? 'with_whom' then r.with_whom else t.with_whom end,
+        audience = case when e.value ? 'audience' then r.audience else t.audience end,
+        deleted = case when e.value ? 'deleted' then r.deleted else t.deleted end,
+        created_at = case when e.value ? 'created_at' then r.created_at else t.created_at end,
+        updated_at = case when e.value ? 'updated_at' then r.updated_at else t.updated_at end,
+        device_id = case when e.value ? 'device_id' then r.device_id else t.device_id end
+      from jsonb_array_elements(p_rows) e(value)
+      cross join lateral jsonb_populate_record(null::grids.moments, e.value) r
+      where (e.value ->> 'id')::uuid = any (v_stored) and t.id = (e.value ->> 'id')::uuid
+      returning t.id)
+    select v_written || coalesce(array_agg(id), '{}') into v_written from updated;
+    -- a stored row the caller cannot see is someone else's: row by row says so
+    if exists (select 1 from unnest(v_stored) i where not (i = any (v_written))
+               and not exists (select 1 from grids.moments m where m.id = i)) then
+      raise exception using errcode = 'P0001', message = 'not_allowed';
+    end if;
+    select coalesce(jsonb_object_agg(c.id, c.codes), '{}') into v_corrected
+    from (select split_part(x, ':', 1) as id, string_agg(split_part(x, ':', 2), ',') as codes
+          from unnest(string_to_array(current_setting('summit.corrected', true), ',')) x
+          where x <> '' group by 1) c;
+  exception when others then
+    return null;
+  end;
+  return (
+    select jsonb_agg(jsonb_build_object(
+             'id', i.id,
+             'outcome', case when not (i.id = any (v_written)) then 'ignored'
+                             when v_corrected ? i.id::text then 'corrected' else 'applied' end,
+             'code', v_corrected ->> i.id::text,
+             'row', (select to_jsonb(t) from grids.moments t where t.id = i.id)) order by i.n)
+    from unnest(v_ids) with ordinality i(id, n));
+end
+$$;
 
 -- Does a row with this id exist (visible or not)? Only the answer, never the row.
 create or replace function private.sync_row_exists(p_table text, p_id uuid) returns boolean
@@ -70,6 +179,12 @@ begin
   end if;
   v_allowed := v_cols || private.server_columns() || array['id'];
   v_defaults := private.sync_insert_defaults(p_table);
+  if p_table = 'moments' then
+    v_stored := private.sync_push_moments_together(p_rows, v_allowed, v_defaults);
+    if v_stored is not null then
+      return v_stored;
+    end if;
+  end if;
   for v_row in select value from jsonb_array_elements(p_rows) loop
     v_outcome := null; v_code := null; v_stored := null; v_id := null; v_ret := null;
     perform set_config('summit.corrected', '', true);
@@ -240,8 +355,10 @@ end
 $$;
 
 revoke all on function private.sync_row_exists(text, uuid), private.sync_insert_defaults(text),
-  private.sync_row_visible(text, uuid) from public;
+  private.sync_row_visible(text, uuid), private.stored_moment_ids(uuid[]),
+  private.sync_push_moments_together(jsonb, text[], jsonb) from public;
 grant execute on function private.sync_row_exists(text, uuid), private.sync_insert_defaults(text),
-  private.sync_row_visible(text, uuid) to authenticated;
+  private.sync_row_visible(text, uuid), private.stored_moment_ids(uuid[]),
+  private.sync_push_moments_together(jsonb, text[], jsonb) to authenticated;
 revoke all on function grids.sync_push(text, jsonb) from public, anon;
 grant execute on function grids.sync_push(text, jsonb) to authenticated;
