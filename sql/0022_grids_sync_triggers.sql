@@ -157,12 +157,16 @@ returns void
   set search_path = ''
   set plan_cache_mode = force_generic_plan
   as $$
+declare
+  n int;
 begin
   perform private.assert_writer(p_user_grid_id);
-  update grids.user_squares s set revealed_at = coalesce(p_at, summit.now())
-  from grids.user_grids ug join grids.grids g on g.id = ug.grid_id
-  where ug.id = p_user_grid_id and s.user_grid_id = p_user_grid_id and s.revealed_at is null and not s.deleted
-    and s.position = any (private.grid_neighbours(g.size, p_position));
+  select g.size into n from grids.user_grids ug join grids.grids g on g.id = ug.grid_id
+  where ug.id = p_user_grid_id;
+  -- n as a variable, not a subquery: an argument with a subquery keeps the helper from inlining
+  update grids.user_squares set revealed_at = coalesce(p_at, summit.now())
+  where user_grid_id = p_user_grid_id and revealed_at is null and not deleted
+    and position = any (private.grid_neighbours(n, p_position));
 end
 $$;
 
@@ -544,9 +548,9 @@ begin
   if tg_op = 'UPDATE' then
     new.user_square_id := old.user_square_id;
   end if;
-  select s as square, u as board into parents
-  from grids.user_squares s left join grids.user_grids u on u.id = s.user_grid_id
-  where s.id = new.user_square_id;
+  -- the board by key for the one square: a join may plan a scan of every board
+  select s as square, (select u from grids.user_grids u where u.id = s.user_grid_id) as board into parents
+  from grids.user_squares s where s.id = new.user_square_id;
   if not found then
     perform private.fail('parent_missing', 'Push the square before its moment.');
   end if;
