@@ -23,7 +23,10 @@ enum LabelSearch {
                 guard let cost = context.cost(of: edgeIndex, at: moment, rules: rules, memo: &memo) else { continue }
                 let edge = edges[edgeIndex]
                 let next = label.extended(by: cost, edge: Int32(edgeIndex), actionKey: edge.actionKey, to: edge.target, from: id)
-                if let nextID = forest.offer(next) { heap.push(nextID, forest.labels) }
+                // A label where nothing leads on is kept but never extended: it needs no turn in the heap.
+                if let nextID = forest.offer(next), outStart[Int(next.node)] < outStart[Int(next.node) + 1] {
+                    heap.push(nextID, forest.labels)
+                }
             }
         }
         return forest
