@@ -18,11 +18,12 @@ enum LabelSearch {
             let begin = Int(outStart[Int(label.node)]), end = Int(outStart[Int(label.node) + 1])
             guard begin < end else { continue }
             let moment = context.moment(at: label.time, needsSun: sunMatters[Int(label.node)])
+            let weather = memo.key(for: moment.weather)
             for position in begin..<end {
                 let edgeIndex = Int(outgoing[position])
-                guard let cost = context.cost(of: edgeIndex, at: moment, rules: rules, memo: &memo) else { continue }
-                let edge = edges[edgeIndex]
-                let next = label.extended(by: cost, edge: Int32(edgeIndex), actionKey: edge.actionKey, to: edge.target, from: id)
+                guard let cost = context.cost(of: edgeIndex, at: moment, weather: weather, rules: rules, memo: &memo) else { continue }
+                let next = label.extended(by: cost, edge: Int32(edgeIndex), actionKey: edges[edgeIndex].actionKey,
+                                          to: edges[edgeIndex].target, from: id)
                 // A label where nothing leads on is kept but never extended: it needs no turn in the heap.
                 if let nextID = forest.offer(next), outStart[Int(next.node)] < outStart[Int(next.node) + 1] {
                     heap.push(nextID, forest.labels)
