@@ -1,4 +1,5 @@
-/// One search's memory of run and connector costs: per edge, the last cost
+/// One search's memory of run and connector costs: per edge (by its
+/// position in the graph's outgoing rows), the last cost
 /// and the weather and snow surface it was worked out under. Weathers are
 /// numbered as the search meets them (a forecast gives only a few rounded
 /// weathers over a solve), so an entry holds a number, not a whole weather.

@@ -35,27 +35,30 @@ extension TraversalContext {
         }
     }
 
-    /// The same, remembering run and connector costs in `memo`: a run's time
-    /// changes with the clock only through the (rounded) weather and the
-    /// snow surface the sun makes, so a label reaching the same edge under
-    /// the same ones gets the same cost without working it out again.
-    /// `weather` is `memo`'s number for the moment's weather.
+    /// The cost of the outgoing edge at `position` of the graph's rows,
+    /// remembering run and connector costs in `memo`: a run's time changes
+    /// with the clock only through the (rounded) weather and the snow
+    /// surface the sun makes, so a label reaching the same edge under the
+    /// same ones gets the same cost without working it out again. `weather`
+    /// is `memo`'s number for the moment's weather.
     @inline(__always)
-    func cost(of index: Int, at moment: Moment, weather: Int32, rules: RoutingRules, memo: inout EdgeCostMemo) -> EdgeCost? {
+    func cost(along edge: OutEdge, position: Int, at moment: Moment, weather: Int32, rules: RoutingRules,
+              memo: inout EdgeCostMemo) -> EdgeCost? {
         let surface: SnowSurface?
-        switch environment.graph.edges[index].kind {
+        switch edge.kind {
         case .lift:
-            return cost(of: index, at: moment, rules: rules)
+            return cost(of: Int(edge.index), at: moment, rules: rules)
         case .traverse:
             surface = nil
         case .run:
-            let edges = environment.graph.edges
-            surface = snowSurface(of: edges[index], at: moment,
-                              edgeTemperature: moment.weather.temperature(atElevation: edges[index].midpointElevation))
+            surface = moment.sun.map {
+                SnowSurface.of(aspect: edge.aspect, aspectVariance: edge.aspectVariance, sun: $0, cloudCover: moment.weather.cloudCover,
+                               temperature: moment.weather.temperature(atElevation: edge.midpointElevation))
+            }
         }
-        if let known = memo.cost(index, weather, surface) { return known }
-        let cost = cost(of: index, at: moment, rules: rules)
-        memo.remember(cost, index, weather, surface)
+        if let known = memo.cost(position, weather, surface) { return known }
+        let cost = cost(of: Int(edge.index), at: moment, rules: rules)
+        memo.remember(cost, position, weather, surface)
         return cost
     }
 

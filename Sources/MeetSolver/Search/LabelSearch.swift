@@ -10,7 +10,7 @@ enum LabelSearch {
         guard let first = startLabel(context, start, rules) else { return forest }
         if let id = forest.offer(first) { heap.push(id, forest.labels) }
 
-        let outStart = graph.outStart, outgoing = graph.outgoing, edges = graph.edges, sunMatters = graph.sunMatters
+        let outStart = graph.outStart, outEdges = graph.outEdges, sunMatters = graph.sunMatters
         var memo = EdgeCostMemo(edgeCount: graph.edgeCount)
         while let id = heap.pop(forest.labels) {
             if forest.evicted[Int(id)] { continue }
@@ -20,10 +20,11 @@ enum LabelSearch {
             let moment = context.moment(at: label.time, needsSun: sunMatters[Int(label.node)])
             let weather = memo.key(for: moment.weather)
             for position in begin..<end {
-                let edgeIndex = Int(outgoing[position])
-                guard let cost = context.cost(of: edgeIndex, at: moment, weather: weather, rules: rules, memo: &memo) else { continue }
-                let next = label.extended(by: cost, edge: Int32(edgeIndex), actionKey: edges[edgeIndex].actionKey,
-                                          to: edges[edgeIndex].target, from: id)
+                let edge = outEdges[position]
+                guard let cost = context.cost(along: edge, position: position, at: moment, weather: weather, rules: rules, memo: &memo) else {
+                    continue
+                }
+                let next = label.extended(by: cost, edge: edge.index, actionKey: edge.actionKey, to: edge.target, from: id)
                 // A label where nothing leads on is kept but never extended: it needs no turn in the heap.
                 if let nextID = forest.offer(next), outStart[Int(next.node)] < outStart[Int(next.node) + 1] {
                     heap.push(nextID, forest.labels)
