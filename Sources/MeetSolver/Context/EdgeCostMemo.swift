@@ -1,26 +1,58 @@
-/// One search's memory of run and connector costs: per edge, the last cost
-/// and the rounded weather and snow surface it was worked out under.
+/// One search's memory of run and connector costs: per edge (by its
+/// position in the graph's outgoing rows), the last cost
+/// and the weather and snow surface it was worked out under. Weathers are
+/// numbered as the search meets them (a forecast gives only a few rounded
+/// weathers over a solve), so an entry holds a number, not a whole weather.
 struct EdgeCostMemo {
     private struct Entry {
-        var weather: QuantizedWeather
-        var surface: SnowSurface?
+        var weather: Int32
+        var surface: Int8
         var cost: EdgeCost?
+
+        static let unknown = Entry(weather: -1, surface: 0, cost: nil)
     }
 
-    private var entries: [Entry?]
+    private var entries: [Entry]
+    private var weathers: [QuantizedWeather] = []
+    private var lastWeather: Int32 = -1
 
     init(edgeCount: Int) {
-        entries = Array(repeating: nil, count: edgeCount)
+        entries = Array(repeating: .unknown, count: edgeCount)
+    }
+
+    /// The number of `weather` in this search; the same weather always gets the same number.
+    mutating func key(for weather: QuantizedWeather) -> Int32 {
+        if lastWeather >= 0 && weathers[Int(lastWeather)] == weather { return lastWeather }
+        let key = weathers.firstIndex(of: weather).map(Int32.init) ?? {
+            weathers.append(weather)
+            return Int32(weathers.count - 1)
+        }()
+        lastWeather = key
+        return key
     }
 
     /// The remembered cost (`.some(nil)`: known to be untraversable), or nil when not known.
-    func cost(_ index: Int, _ weather: QuantizedWeather, _ surface: SnowSurface?) -> EdgeCost?? {
-        guard index < entries.count, let entry = entries[index], entry.surface == surface, entry.weather == weather else { return nil }
+    @inline(__always)
+    func cost(_ index: Int, _ weather: Int32, _ surface: SnowSurface?) -> EdgeCost?? {
+        let entry = entries[index]
+        guard entry.weather == weather, entry.surface == surface.code else { return nil }
         return .some(entry.cost)
     }
 
-    mutating func remember(_ cost: EdgeCost?, _ index: Int, _ weather: QuantizedWeather, _ surface: SnowSurface?) {
-        guard index < entries.count else { return }
-        entries[index] = Entry(weather: weather, surface: surface, cost: cost)
+    mutating func remember(_ cost: EdgeCost?, _ index: Int, _ weather: Int32, _ surface: SnowSurface?) {
+        entries[index] = Entry(weather: weather, surface: surface.code, cost: cost)
+    }
+}
+
+private extension Optional where Wrapped == SnowSurface {
+    /// A small number per surface, -1 without sun.
+    var code: Int8 {
+        switch self {
+        case nil: return -1
+        case .slush?: return 0
+        case .hardPack?: return 1
+        case .softPack?: return 2
+        case .normal?: return 3
+        }
     }
 }

@@ -19,39 +19,55 @@ extension TraversalContext {
     /// The cost of edge `index` entered at `moment`, or nil when the skier
     /// may not (or cannot) take it then.
     func cost(of index: Int, at moment: Moment, rules: RoutingRules = .strict) -> EdgeCost? {
-        var memo = EdgeCostMemo(edgeCount: 0)
-        return cost(of: index, at: moment, rules: rules, memo: &memo)
-    }
-
-    /// The same, remembering run and connector costs in `memo`: a run's time
-    /// changes with the clock only through the (rounded) weather and the
-    /// snow surface the sun makes, so a label reaching the same edge under
-    /// the same ones gets the same cost without working it out again.
-    func cost(of index: Int, at moment: Moment, rules: RoutingRules, memo: inout EdgeCostMemo) -> EdgeCost? {
         let edge = environment.graph.edges[index]
         switch edge.kind {
         case .run:
             if !edge.isOpen && !rules.ignoresClosures { return nil }
-            let plan = plans[index]
-            if !plan.abilityAllowed && !rules.ignoresAbility { return nil }
+            if !plans[index].abilityAllowed && !rules.ignoresAbility { return nil }
             let edgeTemperature = moment.weather.temperature(atElevation: edge.midpointElevation)
-            let surface = moment.sun.map {
-                SnowSurface.of(aspect: edge.aspect, aspectVariance: edge.aspectVariance, sun: $0,
-                               cloudCover: moment.weather.cloudCover, temperature: edgeTemperature)
-            }
-            if let known = memo.cost(index, moment.weather, surface) { return known }
-            let cost = runTime(index, edge, moment, surface: surface, edgeTemperature: edgeTemperature)
+            return runTime(index, edge, moment, surface: snowSurface(of: edge, at: moment, edgeTemperature: edgeTemperature),
+                           edgeTemperature: edgeTemperature)
                 .map { EdgeCost(time: $0, std: std(of: index, kind: .run, time: $0)) }
-            memo.remember(cost, index, moment.weather, surface)
-            return cost
         case .traverse:
-            if let known = memo.cost(index, moment.weather, nil) { return known }
-            let cost = connectorTime(edge, moment, rules).map { EdgeCost(time: $0, std: std(of: index, kind: .traverse, time: $0)) }
-            memo.remember(cost, index, moment.weather, nil)
-            return cost
+            return connectorTime(edge, moment, rules).map { EdgeCost(time: $0, std: std(of: index, kind: .traverse, time: $0)) }
         case .lift:
             return liftTime(index, edge, moment, rules).map { EdgeCost(time: $0, std: std(of: index, kind: .lift, time: $0)) }
         }
+    }
+
+    /// The cost of the outgoing edge at `position` of the graph's rows,
+    /// remembering run and connector costs in `memo`: a run's time changes
+    /// with the clock only through the (rounded) weather and the snow
+    /// surface the sun makes, so a label reaching the same edge under the
+    /// same ones gets the same cost without working it out again. `weather`
+    /// is `memo`'s number for the moment's weather.
+    @inline(__always)
+    func cost(along edge: OutEdge, position: Int, at moment: Moment, weather: Int32, rules: RoutingRules,
+              memo: inout EdgeCostMemo) -> EdgeCost? {
+        let surface: SnowSurface?
+        switch edge.kind {
+        case .lift:
+            return cost(of: Int(edge.index), at: moment, rules: rules)
+        case .traverse:
+            surface = nil
+        case .run:
+            surface = moment.sun.map {
+                SnowSurface.of(aspect: edge.aspect, aspectVariance: edge.aspectVariance, sun: $0, cloudCover: moment.weather.cloudCover,
+                               temperature: moment.weather.temperature(atElevation: edge.midpointElevation))
+            }
+        }
+        if let known = memo.cost(position, weather, surface) { return known }
+        let cost = cost(of: Int(edge.index), at: moment, rules: rules)
+        memo.remember(cost, position, weather, surface)
+        return cost
+    }
+
+    /// What the sun does to a run's snow at `moment` (nil without a clock).
+    @inline(__always)
+    private func snowSurface(of edge: borrowing RoutingEdge, at moment: Moment, edgeTemperature: Double) -> SnowSurface? {
+        guard let sun = moment.sun else { return nil }
+        return SnowSurface.of(aspect: edge.aspect, aspectVariance: edge.aspectVariance, sun: sun,
+                              cloudCover: moment.weather.cloudCover, temperature: edgeTemperature)
     }
 
     /// The cost of only the last `1 − fraction` of an edge the skier is

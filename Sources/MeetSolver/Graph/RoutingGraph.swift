@@ -17,6 +17,8 @@ final class RoutingGraph: Sendable {
     /// Outgoing edges of node n: `outgoing[outStart[n] ..< outStart[n + 1]]`, in edge id order.
     let outStart: [Int32]
     let outgoing: [Int32]
+    /// `outgoing` with what the search reads of each edge, in the same rows.
+    let outEdges: [OutEdge]
     let nodeIndex: [String: Int32]
     let edgeIndex: [String: Int32]
     /// Catalog entries whose node exists, in id order.
@@ -73,6 +75,7 @@ final class RoutingGraph: Sendable {
         }
         outStart = counts
         self.outgoing = outgoing
+        outEdges = outgoing.map { OutEdge(edges[Int($0)], index: $0) }
         var sunMatters = Array(repeating: false, count: graph.nodes.count)
         for edge in edges where edge.kind == .run && edge.aspect != nil { sunMatters[Int(edge.source)] = true }
         self.sunMatters = sunMatters

@@ -4,45 +4,39 @@ struct LabelForest {
     static let capacity = 8
 
     var labels: [Label] = []
-    /// `slots[node * 8 ..< node * 8 + counts[node]]` are the node's labels.
-    var slots: [Int32]
-    /// Beside each slot, the four criteria of its label: dominance checks
-    /// read these contiguously instead of chasing label indices.
-    private var keys: [Criteria]
     var counts: [UInt8]
     var evicted: [Bool] = []
+    /// `places[node * 8 ..< node * 8 + counts[node]]` hold the node's labels
+    /// with their four criteria beside them: dominance checks read one node's
+    /// places contiguously instead of chasing label indices. Places past a
+    /// node's count are never read, so they are left uninitialised.
+    private var places: [Place]
 
-    private struct Criteria {
+    private struct Place {
         var time: Int64
         var variance: Double
         var current: Double
         var actions: Int32
+        var id: Int32
 
-        static let empty = Criteria(time: 0, variance: 0, current: 0, actions: 0)
-
-        init(time: Int64, variance: Double, current: Double, actions: Int32) {
-            self.time = time
-            self.variance = variance
-            self.current = current
-            self.actions = actions
-        }
-
-        init(_ label: Label) {
+        init(_ label: Label, id: Int32) {
             time = label.roundedTime
             variance = label.variance
             current = label.current
             actions = label.actions
+            self.id = id
         }
 
+        /// No worse in every criterion than `other`.
         @inline(__always)
-        func isNoWorse(than other: Criteria) -> Bool {
+        func isNoWorse(than other: Place) -> Bool {
             time <= other.time && variance <= other.variance && current <= other.current && actions <= other.actions
         }
     }
 
     init(nodeCount: Int) {
-        slots = Array(repeating: -1, count: nodeCount * Self.capacity)
-        keys = Array(repeating: .empty, count: nodeCount * Self.capacity)
+        let placeCount = nodeCount * Self.capacity
+        places = Array(unsafeUninitializedCapacity: placeCount) { _, initialized in initialized = placeCount }
         counts = Array(repeating: 0, count: nodeCount)
         // Searches on resorts keep a handful of labels per node; grow less often.
         labels.reserveCapacity(nodeCount * 8)
@@ -53,13 +47,13 @@ struct LabelForest {
     @inline(__always)
     func forEachLabel(at node: Int32, _ body: (Int32) -> Void) {
         let base = Int(node) * Self.capacity
-        for slot in 0..<Int(counts[Int(node)]) { body(slots[base + slot]) }
+        for slot in 0..<Int(counts[Int(node)]) { body(places[base + slot].id) }
     }
 
     /// The labels standing at a node, in slot order.
     func labels(at node: Int32) -> [Int32] {
         let base = Int(node) * Self.capacity
-        return (0..<Int(counts[Int(node)])).map { slots[base + $0] }
+        return (0..<Int(counts[Int(node)])).map { places[base + $0].id }
     }
 
     /// The edges from the start to a label, in travel order (a directed start's edge first).
@@ -83,65 +77,71 @@ struct LabelForest {
         let node = Int(candidate.node)
         let base = node * Self.capacity
         let count = Int(counts[node])
-        let criteria = Criteria(candidate)
-        for slot in 0..<count where keys[base + slot].isNoWorse(than: criteria) {
-            return nil
-        }
-        var kept = 0
-        for slot in 0..<count {
-            let id = slots[base + slot]
-            if criteria.isNoWorse(than: keys[base + slot]) {
-                evicted[Int(id)] = true
-            } else {
-                slots[base + kept] = id
-                keys[base + kept] = keys[base + slot]
-                kept += 1
+        let newID = Int32(labels.count)
+        let offered = Place(candidate, id: newID)
+        let kept: Int? = places.withUnsafeMutableBufferPointer { places in
+            evicted.withUnsafeMutableBufferPointer { evicted in
+                for slot in base..<base + count where places[slot].isNoWorse(than: offered) { return nil }
+                var kept = 0
+                for slot in base..<base + count {
+                    let place = places[slot]
+                    if offered.isNoWorse(than: place) {
+                        evicted[Int(place.id)] = true
+                    } else {
+                        places[base + kept] = place
+                        kept += 1
+                    }
+                }
+                return kept
             }
         }
-        let newID = Int32(labels.count)
+        guard let kept else { return nil }
         if kept < Self.capacity {
-            slots[base + kept] = newID
-            keys[base + kept] = criteria
+            places[base + kept] = offered
             counts[node] = UInt8(kept + 1)
             labels.append(candidate)
             evicted.append(false)
             return newID
         }
         // Nine labels for eight places: find the one to drop.
-        var fastest = -1 // position among 0...8, 8 = candidate
-        func label(_ position: Int) -> Label { position == Self.capacity ? candidate : labels[Int(slots[base + position])] }
-        func id(_ position: Int) -> Int32 { position == Self.capacity ? newID : slots[base + position] }
-        for position in 0...Self.capacity {
-            if fastest < 0 || Self.fasterFirst(label(position), id(position), label(fastest), id(fastest)) { fastest = position }
-        }
-        var worst = -1
-        for position in 0...Self.capacity where position != fastest {
-            if worst < 0 || Self.orderedBefore(label(worst), id(worst), label(position), id(position)) { worst = position }
-        }
-        if worst == Self.capacity { return nil }
-        evicted[Int(slots[base + worst])] = true
-        slots[base + worst] = newID
-        keys[base + worst] = criteria
+        guard let dropped = placeToDrop(base: base, candidate, newID) else { return nil }
+        evicted[Int(places[dropped].id)] = true
+        places[dropped] = offered
         labels.append(candidate)
         evicted.append(false)
         return newID
     }
 
+    /// The place whose label leaves when `candidate` arrives at a full node,
+    /// or nil when the candidate itself is the one left out: the fastest of
+    /// the nine stays, and of the rest the last in the overflow order goes.
+    /// Each label's order key is worked out once here, not per comparison.
+    private func placeToDrop(base: Int, _ candidate: Label, _ newID: Int32) -> Int? {
+        withUnsafeTemporaryAllocation(of: OverflowKey.self, capacity: Self.capacity + 1) { keys in
+            labels.withUnsafeBufferPointer { labels in
+                for position in 0..<Self.capacity {
+                    let id = places[base + position].id
+                    keys.initializeElement(at: position, to: OverflowKey(labels[Int(id)], id: id))
+                }
+            }
+            keys.initializeElement(at: Self.capacity, to: OverflowKey(candidate, id: newID))
+            var fastest = 0
+            for position in 1...Self.capacity where keys[position].isFaster(than: keys[fastest]) { fastest = position }
+            var worst = fastest == 0 ? 1 : 0
+            for position in worst + 1...Self.capacity where position != fastest && keys[worst].isOrdered(before: keys[position]) {
+                worst = position
+            }
+            return worst == Self.capacity ? nil : base + worst
+        }
+    }
+
     /// The reserved fastest label: least time, then the overflow order.
     static func fasterFirst(_ a: Label, _ aID: Int32, _ b: Label, _ bID: Int32) -> Bool {
-        if a.roundedTime != b.roundedTime { return a.roundedTime < b.roundedTime }
-        return orderedBefore(a, aID, b, bID)
+        OverflowKey(a, id: aID).isFaster(than: OverflowKey(b, id: bID))
     }
 
     /// The overflow order: cautious time, actions, current uncertainty, time, edge, predecessor.
     static func orderedBefore(_ a: Label, _ aID: Int32, _ b: Label, _ bID: Int32) -> Bool {
-        let ac = Int64((a.cautiousTime * 1000).rounded()), bc = Int64((b.cautiousTime * 1000).rounded())
-        if ac != bc { return ac < bc }
-        if a.actions != b.actions { return a.actions < b.actions }
-        if a.current != b.current { return a.current < b.current }
-        if a.roundedTime != b.roundedTime { return a.roundedTime < b.roundedTime }
-        if a.via != b.via { return a.via < b.via }
-        if a.predecessor != b.predecessor { return a.predecessor < b.predecessor }
-        return aID < bID
+        OverflowKey(a, id: aID).isOrdered(before: OverflowKey(b, id: bID))
     }
 }

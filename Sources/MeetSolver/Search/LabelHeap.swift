@@ -1,11 +1,12 @@
-/// A binary min-heap of label indices, ordered by time, variance, actions,
+/// A four-ary min-heap of label indices, ordered by time, variance, actions,
 /// current uncertainty, node, edge and creation order: a total order, so
-/// the search visits labels in the same sequence on every run. Time and
-/// variance sit in the entries; the rest is read only to break ties.
+/// the search visits labels in the same sequence on every run. Only the
+/// time sits in the entries (times rarely tie); the rest is read from the
+/// labels to break ties. Four children per entry: half the depth of a
+/// binary heap, and the children share a cache line.
 struct LabelHeap {
     private struct Entry {
         var time: Double
-        var variance: Double
         var id: Int32
     }
 
@@ -17,10 +18,11 @@ struct LabelHeap {
 
     var isEmpty: Bool { items.isEmpty }
 
-    private static func less(_ a: Entry, _ b: Entry, _ labels: [Label]) -> Bool {
+    @inline(__always)
+    private static func less(_ a: Entry, _ b: Entry, _ labels: UnsafeBufferPointer<Label>) -> Bool {
         if a.time != b.time { return a.time < b.time }
-        if a.variance != b.variance { return a.variance < b.variance }
         let x = labels[Int(a.id)], y = labels[Int(b.id)]
+        if x.variance != y.variance { return x.variance < y.variance }
         if x.actions != y.actions { return x.actions < y.actions }
         if x.current != y.current { return x.current < y.current }
         if x.node != y.node { return x.node < y.node }
@@ -29,32 +31,42 @@ struct LabelHeap {
     }
 
     mutating func push(_ id: Int32, _ labels: [Label]) {
-        let label = labels[Int(id)]
-        items.append(Entry(time: label.time, variance: label.variance, id: id))
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard Self.less(items[child], items[parent], labels) else { break }
-            items.swapAt(child, parent)
-            child = parent
+        let entry = Entry(time: labels[Int(id)].time, id: id)
+        items.append(entry)
+        labels.withUnsafeBufferPointer { labels in
+            items.withUnsafeMutableBufferPointer { items in
+                var child = items.count - 1
+                while child > 0 {
+                    let parent = (child - 1) / 4
+                    guard Self.less(entry, items[parent], labels) else { break }
+                    items[child] = items[parent]
+                    child = parent
+                }
+                items[child] = entry
+            }
         }
     }
 
     mutating func pop(_ labels: [Label]) -> Int32? {
         guard let top = items.first else { return nil }
         let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            var parent = 0
-            let count = items.count
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < count && Self.less(items[left], items[smallest], labels) { smallest = left }
-                if right < count && Self.less(items[right], items[smallest], labels) { smallest = right }
-                if smallest == parent { break }
-                items.swapAt(parent, smallest)
-                parent = smallest
+        guard !items.isEmpty else { return top.id }
+        labels.withUnsafeBufferPointer { labels in
+            items.withUnsafeMutableBufferPointer { items in
+                let count = items.count
+                var parent = 0
+                while true {
+                    let first = 4 * parent + 1
+                    guard first < count else { break }
+                    var smallest = first
+                    for child in first + 1..<min(first + 4, count) where Self.less(items[child], items[smallest], labels) {
+                        smallest = child
+                    }
+                    guard Self.less(items[smallest], last, labels) else { break }
+                    items[parent] = items[smallest]
+                    parent = smallest
+                }
+                items[parent] = last
             }
         }
         return top.id

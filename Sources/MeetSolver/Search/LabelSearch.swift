@@ -10,7 +10,7 @@ enum LabelSearch {
         guard let first = startLabel(context, start, rules) else { return forest }
         if let id = forest.offer(first) { heap.push(id, forest.labels) }
 
-        let outStart = graph.outStart, outgoing = graph.outgoing, edges = graph.edges, sunMatters = graph.sunMatters
+        let outStart = graph.outStart, outEdges = graph.outEdges, sunMatters = graph.sunMatters
         var memo = EdgeCostMemo(edgeCount: graph.edgeCount)
         while let id = heap.pop(forest.labels) {
             if forest.evicted[Int(id)] { continue }
@@ -18,12 +18,17 @@ enum LabelSearch {
             let begin = Int(outStart[Int(label.node)]), end = Int(outStart[Int(label.node) + 1])
             guard begin < end else { continue }
             let moment = context.moment(at: label.time, needsSun: sunMatters[Int(label.node)])
+            let weather = memo.key(for: moment.weather)
             for position in begin..<end {
-                let edgeIndex = Int(outgoing[position])
-                guard let cost = context.cost(of: edgeIndex, at: moment, rules: rules, memo: &memo) else { continue }
-                let edge = edges[edgeIndex]
-                let next = label.extended(by: cost, edge: Int32(edgeIndex), actionKey: edge.actionKey, to: edge.target, from: id)
-                if let nextID = forest.offer(next) { heap.push(nextID, forest.labels) }
+                let edge = outEdges[position]
+                guard let cost = context.cost(along: edge, position: position, at: moment, weather: weather, rules: rules, memo: &memo) else {
+                    continue
+                }
+                let next = label.extended(by: cost, edge: edge.index, actionKey: edge.actionKey, to: edge.target, from: id)
+                // A label where nothing leads on is kept but never extended: it needs no turn in the heap.
+                if let nextID = forest.offer(next), outStart[Int(next.node)] < outStart[Int(next.node) + 1] {
+                    heap.push(nextID, forest.labels)
+                }
             }
         }
         return forest

@@ -82,6 +82,9 @@ extension MeetSolver {
                 forestB.forEachLabel(at: entry.node) { b in
                     let lb = forestB.labels[Int(b)]
                     let arrival = max(la.time, lb.time)
+                    // A score is never below its arrival: a pair arriving more than a
+                    // millisecond after the best score so far cannot come before it.
+                    if let best, arrival - best.score > 0.001 { return }
                     let spread = abs(la.time - lb.time)
                     let uncertainty = (la.variance + lb.variance).squareRoot()
                     let harsh = RendezvousAlpha.isHarsh(weather(atOffset: arrival), stopElevation: elevation)
