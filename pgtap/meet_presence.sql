@@ -1,7 +1,7 @@
 -- Live presence: the geohash, who reads stored positions, the publish RPC's
 -- checks and ordering, the packet, clearing and the sweep.
 begin;
-select plan(55);
+select plan(57);
 
 select tests.create_user('ann@example.test', null, '{"username":"ann"}') as ann \gset
 select tests.create_user('bob@example.test', null, '{"username":"bob"}') as bob \gset
@@ -158,6 +158,12 @@ select throws_ok($$update meet.live_presence set lat = 0$$, '42501', null, 'dire
 select throws_ok(format($$insert into meet.live_presence values (%L, 'vail', 0, 0, null, null, null, null, null, null, null,
   's00000', now(), now())$$, :'bob'), '42501', null, 'direct inserts are denied');
 select throws_ok($$delete from meet.live_presence$$, '42501', null, 'direct deletes are denied');
+select tests.act_as_service();
+select throws_ok($$update meet.live_presence set lat = 0$$, '42501', null,
+  'the service role does not write rows around broadcast_position either');
+select throws_ok(format($$insert into meet.live_presence values (%L, 'vail', 91, 0, null, null, null, null, null, null, null,
+  's00000', now(), now())$$, :'bob'), '42501', null, '... nor insert them');
+select tests.act_as(:'bob');
 
 -- clearing one's own position
 select is(meet.clear_my_position(), true, 'clear_my_position removes the caller''s row');
