@@ -1,6 +1,6 @@
 /// The result of one skier's label search: every label made, and per node
 /// the (at most eight) labels still standing.
-struct LabelForest {
+struct LabelForest: Sendable {
     static let capacity = 8
 
     var labels: [Label] = []
@@ -12,7 +12,7 @@ struct LabelForest {
     /// node's count are never read, so they are left uninitialised.
     private var places: [Place]
 
-    private struct Place {
+    private struct Place: Sendable {
         var time: Int64
         var variance: Double
         var current: Double
@@ -41,6 +41,18 @@ struct LabelForest {
         // Searches on resorts keep a handful of labels per node; grow less often.
         labels.reserveCapacity(nodeCount * 8)
         evicted.reserveCapacity(nodeCount * 8)
+    }
+
+    /// Empties the forest for a search on a graph of `nodeCount` nodes,
+    /// keeping the memory it has: a reused forest starts exactly as a new one.
+    mutating func reset(nodeCount: Int) {
+        labels.removeAll(keepingCapacity: true)
+        evicted.removeAll(keepingCapacity: true)
+        if counts.count == nodeCount {
+            counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            self = LabelForest(nodeCount: nodeCount)
+        }
     }
 
     /// Calls `body` with each label standing at a node, in slot order, without allocating.

@@ -4,8 +4,8 @@
 /// time sits in the entries (times rarely tie); the rest is read from the
 /// labels to break ties. Four children per entry: half the depth of a
 /// binary heap, and the children share a cache line.
-struct LabelHeap {
-    private struct Entry {
+struct LabelHeap: Sendable {
+    private struct Entry: Sendable {
         var time: Double
         var id: Int32
     }
@@ -17,6 +17,12 @@ struct LabelHeap {
     }
 
     var isEmpty: Bool { items.isEmpty }
+
+    /// Empties the heap, keeping its memory for the next search.
+    mutating func reset(capacity: Int) {
+        items.removeAll(keepingCapacity: true)
+        items.reserveCapacity(capacity)
+    }
 
     @inline(__always)
     private static func less(_ a: Entry, _ b: Entry, _ labels: UnsafeBufferPointer<Label>) -> Bool {
