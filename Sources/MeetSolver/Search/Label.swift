@@ -36,7 +36,7 @@ struct Label: Sendable {
 
     /// Times are compared to the millisecond.
     @inline(__always)
-    var roundedTime: Int64 { Int64((time * 1000).rounded()) }
+    var roundedTime: Int64 { Milliseconds.rounded(time) }
 
     /// This label carried one edge further: the same action continues (its
     /// uncertainty adds up) or a new one starts (the finished one's variance
