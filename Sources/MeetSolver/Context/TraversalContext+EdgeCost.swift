@@ -19,12 +19,15 @@ extension TraversalContext {
     /// The cost of edge `index` entered at `moment`, or nil when the skier
     /// may not (or cannot) take it then.
     func cost(of index: Int, at moment: Moment, rules: RoutingRules = .strict) -> EdgeCost? {
-        withEdgeTables { cost(of: index, $0, at: moment, rules: rules) }
+        // The edge is read in place: a copy would move all 176 bytes of it
+        // (a call to memmove per cost) when each kind reads only a few.
+        environment.graph.edges.withUnsafeBufferPointer { edges in
+            cost(of: index, edges.baseAddress! + index, at: moment, rules: rules)
+        }
     }
 
     @inline(__always)
-    private func cost(of index: Int, _ tables: EdgeTables, at moment: Moment, rules: RoutingRules) -> EdgeCost? {
-        let edge = tables.edges.baseAddress! + index
+    private func cost(of index: Int, _ edge: UnsafePointer<RoutingEdge>, at moment: Moment, rules: RoutingRules) -> EdgeCost? {
         switch edge.pointee.kind {
         case .run:
             if !edge.pointee.isOpen && !rules.ignoresClosures { return nil }
@@ -36,7 +39,7 @@ extension TraversalContext {
         case .traverse:
             return connectorTime(edge, moment, rules).map { EdgeCost(time: $0, std: std(of: index, kind: .traverse, time: $0)) }
         case .lift:
-            return liftTime(index, edge, tables.queues, moment, rules).map { EdgeCost(time: $0, std: std(of: index, kind: .lift, time: $0)) }
+            return liftTime(index, edge, moment, rules).map { EdgeCost(time: $0, std: std(of: index, kind: .lift, time: $0)) }
         }
     }
 
@@ -48,11 +51,11 @@ extension TraversalContext {
     /// is `memo`'s number for the moment's weather.
     @inline(__always)
     func cost(along edge: OutEdge, position: Int, at moment: Moment, weather: Int32, rules: RoutingRules,
-              memo: inout EdgeCostMemo, tables: EdgeTables) -> EdgeCost? {
+              memo: inout EdgeCostMemo) -> EdgeCost? {
         let surface: SnowSurface?
         switch edge.kind {
         case .lift:
-            return cost(of: Int(edge.index), tables, at: moment, rules: rules)
+            return cost(of: Int(edge.index), at: moment, rules: rules)
         case .traverse:
             surface = nil
         case .run:
@@ -62,7 +65,7 @@ extension TraversalContext {
             }
         }
         if let known = memo.cost(position, weather, surface) { return known }
-        let cost = cost(of: Int(edge.index), tables, at: moment, rules: rules)
+        let cost = cost(of: Int(edge.index), at: moment, rules: rules)
         memo.remember(cost, position, weather, surface)
         return cost
     }
@@ -141,11 +144,10 @@ extension TraversalContext {
         return edge.pointee.lengthMeters / speed + 6.0 * edge.pointee.verticalDrop
     }
 
-    private func liftTime(_ index: Int, _ edge: UnsafePointer<RoutingEdge>, _ queues: UnsafeBufferPointer<LiftQueue?>,
-                          _ moment: Moment, _ rules: RoutingRules) -> Double? {
+    private func liftTime(_ index: Int, _ edge: UnsafePointer<RoutingEdge>, _ moment: Moment, _ rules: RoutingRules) -> Double? {
         if !edge.pointee.isOpen && !rules.ignoresClosures { return nil }
         guard let instant = moment.instant else {
-            let wait = queues[index]?.timelessWait ?? 0
+            let wait = environment.queues[index]?.timelessWait ?? 0
             return wait + rideTime(seconds: edge.pointee.rideTimeSeconds, boardingAt: moment)
         }
         // One clock reading serves the boarding hours and the queue.
@@ -154,7 +156,8 @@ extension TraversalContext {
             // Reached at or after closing (or before opening): the lift cannot be used.
             if reading.hour >= window.close || reading.hour < window.open { return nil }
         }
-        let wait = queues[index]?.wait(at: instant, reading) ?? 0
+        // Read in place: a lift's queue is too large to copy per cost.
+        let wait = environment.queues.withUnsafeBufferPointer { queues in queues[index]?.wait(at: instant, reading) } ?? 0
         return wait + rideTime(seconds: edge.pointee.rideTimeSeconds, boardingAt: Moment(offset: moment.offset + wait, instant: instant + wait,
                                                         weather: moment.weather, sun: nil))
     }

@@ -5,33 +5,30 @@ import MountainGraph
 /// attributes the time model needs. Plain values only (no strings), so the
 /// search copies it without reference counting.
 struct RoutingEdge: Sendable {
-    // Laid out by use: what every cost reads (kind, open, the run facts and
-    // the ride) sits in the first 96 bytes, so a cost waits for one or two
-    // cache lines rather than all three.
     var source: Int32
     var target: Int32
     var kind: EdgeKind
-    var isOpen: Bool
-    var queueEntry: Bool
-    var isCrust: Bool
-    var hasMoguls: Bool
-    var isGladed: Bool
-    var isGroomed: Bool?
     var lengthMeters: Double
     /// Runs: drop; connectors: uphill gain.
     var verticalDrop: Double
     var maxGradient: Double
-    var midpointElevation: Double
-    var rideTimeSeconds: Double?
     /// Cosine and sine of the aspect, nil when the run has none.
     var aspect: (cos: Double, sin: Double)?
     var aspectVariance: Double
     var difficulty: RunDifficulty?
+    var hasMoguls: Bool
+    var isGladed: Bool
+    var isGroomed: Bool?
     var trailWidth: Double?
     var fallLineExposure: Double?
+    var isCrust: Bool
+    var midpointElevation: Double
     var liftType: LiftType?
     var liftCapacity: Int?
+    var rideTimeSeconds: Double?
     var waitTimeMinutes: Double?
+    var isOpen: Bool
+    var queueEntry: Bool
     /// Consecutive edges with the same action key are one action (one run, one lift ride).
     var actionKey: Int32
 

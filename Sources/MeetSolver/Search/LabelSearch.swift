@@ -23,25 +23,22 @@ enum LabelSearch {
                                _ forest: inout LabelForest, _ heap: inout LabelHeap, _ memo: inout EdgeCostMemo) {
         let graph = context.environment.graph
         let outStart = graph.outStart, outEdges = graph.outEdges, sunMatters = graph.sunMatters
-        context.withEdgeTables { tables in
-            while let id = heap.pop(forest.labels) {
-                if forest.evicted[Int(id)] { continue }
-                let label = forest.labels[Int(id)]
-                let begin = Int(outStart[Int(label.node)]), end = Int(outStart[Int(label.node) + 1])
-                guard begin < end else { continue }
-                let moment = context.moment(at: label.time, needsSun: sunMatters[Int(label.node)])
-                let weather = memo.key(for: moment.weather)
-                for position in begin..<end {
-                    let edge = outEdges[position]
-                    guard let cost = context.cost(along: edge, position: position, at: moment, weather: weather, rules: rules,
-                                                  memo: &memo, tables: tables) else {
-                        continue
-                    }
-                    let next = label.extended(by: cost, edge: edge.index, actionKey: edge.actionKey, to: edge.target, from: id)
-                    // A label where nothing leads on is kept but never extended: it needs no turn in the heap.
-                    if let nextID = forest.offer(next), outStart[Int(next.node)] < outStart[Int(next.node) + 1] {
-                        heap.push(nextID, forest.labels)
-                    }
+        while let id = heap.pop(forest.labels) {
+            if forest.evicted[Int(id)] { continue }
+            let label = forest.labels[Int(id)]
+            let begin = Int(outStart[Int(label.node)]), end = Int(outStart[Int(label.node) + 1])
+            guard begin < end else { continue }
+            let moment = context.moment(at: label.time, needsSun: sunMatters[Int(label.node)])
+            let weather = memo.key(for: moment.weather)
+            for position in begin..<end {
+                let edge = outEdges[position]
+                guard let cost = context.cost(along: edge, position: position, at: moment, weather: weather, rules: rules, memo: &memo) else {
+                    continue
+                }
+                let next = label.extended(by: cost, edge: edge.index, actionKey: edge.actionKey, to: edge.target, from: id)
+                // A label where nothing leads on is kept but never extended: it needs no turn in the heap.
+                if let nextID = forest.offer(next), outStart[Int(next.node)] < outStart[Int(next.node) + 1] {
+                    heap.push(nextID, forest.labels)
                 }
             }
         }
