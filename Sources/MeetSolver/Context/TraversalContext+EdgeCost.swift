@@ -19,20 +19,12 @@ extension TraversalContext {
     /// The cost of edge `index` entered at `moment`, or nil when the skier
     /// may not (or cannot) take it then.
     func cost(of index: Int, at moment: Moment, rules: RoutingRules = .strict) -> EdgeCost? {
-        // The edge is read in place: a copy would move all 176 bytes of it
-        // (a call to memmove per cost) when each kind reads only a few.
-        environment.graph.edges.withUnsafeBufferPointer { edges in
-            cost(of: index, edges.baseAddress! + index, at: moment, rules: rules)
-        }
-    }
-
-    @inline(__always)
-    private func cost(of index: Int, _ edge: UnsafePointer<RoutingEdge>, at moment: Moment, rules: RoutingRules) -> EdgeCost? {
-        switch edge.pointee.kind {
+        let edge = environment.graph.edges[index]
+        switch edge.kind {
         case .run:
-            if !edge.pointee.isOpen && !rules.ignoresClosures { return nil }
+            if !edge.isOpen && !rules.ignoresClosures { return nil }
             if !plans[index].abilityAllowed && !rules.ignoresAbility { return nil }
-            let edgeTemperature = moment.weather.temperature(atElevation: edge.pointee.midpointElevation)
+            let edgeTemperature = moment.weather.temperature(atElevation: edge.midpointElevation)
             return runTime(index, edge, moment, surface: snowSurface(of: edge, at: moment, edgeTemperature: edgeTemperature),
                            edgeTemperature: edgeTemperature)
                 .map { EdgeCost(time: $0, std: std(of: index, kind: .run, time: $0)) }
@@ -72,9 +64,9 @@ extension TraversalContext {
 
     /// What the sun does to a run's snow at `moment` (nil without a clock).
     @inline(__always)
-    private func snowSurface(of edge: UnsafePointer<RoutingEdge>, at moment: Moment, edgeTemperature: Double) -> SnowSurface? {
+    private func snowSurface(of edge: borrowing RoutingEdge, at moment: Moment, edgeTemperature: Double) -> SnowSurface? {
         guard let sun = moment.sun else { return nil }
-        return SnowSurface.of(aspect: edge.pointee.aspect, aspectVariance: edge.pointee.aspectVariance, sun: sun,
+        return SnowSurface.of(aspect: edge.aspect, aspectVariance: edge.aspectVariance, sun: sun,
                               cloudCover: moment.weather.cloudCover, temperature: edgeTemperature)
     }
 
@@ -85,7 +77,7 @@ extension TraversalContext {
         let full: Double?
         switch edge.kind {
         case .run, .traverse: full = cost(of: index, at: moment, rules: rules)?.time
-        case .lift: full = edge.isOpen || rules.ignoresClosures ? rideTime(seconds: edge.rideTimeSeconds, boardingAt: moment) : nil
+        case .lift: full = edge.isOpen || rules.ignoresClosures ? rideTime(edge, boardingAt: moment) : nil
         }
         guard let full else { return nil }
         let share = 1 - fraction
@@ -103,7 +95,7 @@ extension TraversalContext {
 
     /// A run's time once the gates passed: trail and environment penalties
     /// on the skier's base speed.
-    private func runTime(_ index: Int, _ edge: UnsafePointer<RoutingEdge>, _ moment: Moment, surface: SnowSurface?, edgeTemperature: Double) -> Double? {
+    private func runTime(_ index: Int, _ edge: RoutingEdge, _ moment: Moment, surface: SnowSurface?, edgeTemperature: Double) -> Double? {
         let plan = plans[index]
         let weather = moment.weather
         let snow = weather.freshSnow
@@ -112,20 +104,20 @@ extension TraversalContext {
         var trail = plan.trailFactors
         if profile.conditionIcy < 1 && edgeTemperature < -3 { trail.add(dampen(0.7 + 0.3 * profile.conditionIcy)) }
         if let tolerance = profile.crustConditionTolerance,
-           edge.pointee.isCrust || (edgeTemperature < -3 && snow > 2 && edge.pointee.isGroomed != true) {
+           edge.isCrust || (edgeTemperature < -3 && snow > 2 && edge.isGroomed != true) {
             trail.add(dampen(tolerance))
         }
         let trailModifier = max(0.35, trail.combined())
 
         var environmentFactors = PenaltyFactors()
         if let surface { environmentFactors.add(surface.speedFactor) }
-        if !edge.pointee.isGladed && weather.wind > 30 { environmentFactors.add(1 / (1 + (weather.wind - 30) * 0.01)) }
+        if !edge.isGladed && weather.wind > 30 { environmentFactors.add(1 / (1 + (weather.wind - 30) * 0.01)) }
         if weather.visibility < 5 {
-            environmentFactors.add(1 / (1 + (5 - weather.visibility) * 0.05 * (edge.pointee.maxGradient > 25 ? 1.5 : 1)))
+            environmentFactors.add(1 / (1 + (5 - weather.visibility) * 0.05 * (edge.maxGradient > 25 ? 1.5 : 1)))
         }
-        if snow > 5 && edge.pointee.isGroomed != true {
+        if snow > 5 && edge.isGroomed != true {
             let perCentimetre = SkillLevel.freshSnowPerCentimetre(profile.skillLevel)
-            environmentFactors.add(1 / (1 + snow * perCentimetre * (edge.pointee.isGroomed == nil ? 0.5 : 1)))
+            environmentFactors.add(1 / (1 + snow * perCentimetre * (edge.isGroomed == nil ? 0.5 : 1)))
         }
         if edgeTemperature < -15 { environmentFactors.add(0.80) }
         else if edgeTemperature < -8 { environmentFactors.add(0.85) }
@@ -133,22 +125,22 @@ extension TraversalContext {
         let environmentModifier = max(0.60, environmentFactors.combined())
 
         var speed = plan.baseSpeed * trailModifier * environmentModifier
-        if edge.pointee.isGroomed == true && snow > 0 { speed *= min(1 + 0.002 * snow, 1.06) }
+        if edge.isGroomed == true && snow > 0 { speed *= min(1 + 0.002 * snow, 1.06) }
         guard speed > 0.1 else { return nil }
-        return edge.pointee.lengthMeters / speed
+        return edge.lengthMeters / speed
     }
 
-    private func connectorTime(_ edge: UnsafePointer<RoutingEdge>, _ moment: Moment, _ rules: RoutingRules) -> Double? {
-        if !edge.pointee.isOpen && !rules.ignoresClosures { return nil }
+    private func connectorTime(_ edge: RoutingEdge, _ moment: Moment, _ rules: RoutingRules) -> Double? {
+        if !edge.isOpen && !rules.ignoresClosures { return nil }
         let speed = 1.5 * (moment.weather.freshSnow > 20 ? 0.7 : 1.0)
-        return edge.pointee.lengthMeters / speed + 6.0 * edge.pointee.verticalDrop
+        return edge.lengthMeters / speed + 6.0 * edge.verticalDrop
     }
 
-    private func liftTime(_ index: Int, _ edge: UnsafePointer<RoutingEdge>, _ moment: Moment, _ rules: RoutingRules) -> Double? {
-        if !edge.pointee.isOpen && !rules.ignoresClosures { return nil }
+    private func liftTime(_ index: Int, _ edge: RoutingEdge, _ moment: Moment, _ rules: RoutingRules) -> Double? {
+        if !edge.isOpen && !rules.ignoresClosures { return nil }
         guard let instant = moment.instant else {
             let wait = environment.queues[index]?.timelessWait ?? 0
-            return wait + rideTime(seconds: edge.pointee.rideTimeSeconds, boardingAt: moment)
+            return wait + rideTime(edge, boardingAt: moment)
         }
         // One clock reading serves the boarding hours and the queue.
         let reading = environment.clock.reading(at: instant)
@@ -156,18 +148,16 @@ extension TraversalContext {
             // Reached at or after closing (or before opening): the lift cannot be used.
             if reading.hour >= window.close || reading.hour < window.open { return nil }
         }
-        // Read in place: a lift's queue is too large to copy per cost.
-        let wait = environment.queues.withUnsafeBufferPointer { queues in queues[index]?.wait(at: instant, reading) } ?? 0
-        return wait + rideTime(seconds: edge.pointee.rideTimeSeconds, boardingAt: Moment(offset: moment.offset + wait, instant: instant + wait,
+        let wait = environment.queues[index]?.wait(at: instant, reading) ?? 0
+        return wait + rideTime(edge, boardingAt: Moment(offset: moment.offset + wait, instant: instant + wait,
                                                         weather: moment.weather, sun: nil))
     }
 
     /// The ride, stretched by wind at boarding. The wind factor curve is held
     /// up so it never falls faster than 0.9 s of ride per second: a later
     /// boarding never arrives at the top earlier.
-    /// - Parameter seconds: the edge's mapped ride time, if any.
-    func rideTime(seconds: Double?, boardingAt moment: Moment) -> Double {
-        let ride = seconds ?? 360
+    func rideTime(_ edge: RoutingEdge, boardingAt moment: Moment) -> Double {
+        let ride = edge.rideTimeSeconds ?? 360
         guard let instant = moment.instant else {
             return ride * WindRideFactor.factor(environment.timeline.conditions.current.wind)
         }
