@@ -10,8 +10,13 @@ enum Milliseconds {
         let scaled = seconds * 1000
         let whole = Int64(scaled)
         let fraction = scaled - Double(whole)
-        if fraction >= 0.5 { return whole + 1 }
-        if fraction <= -0.5 { return whole - 1 }
-        return whole
+        // Read from sign bits rather than branched on: a fraction is above or
+        // below a half about as often, so a branch would be mispredicted half
+        // the time. `fraction − 0.5` is negative exactly when the fraction is
+        // below a half (never a rounded zero: IEEE differences of distinct
+        // values are not zero), and `−0.5 − fraction` when it is above −½.
+        let up = 1 &- Int64(bitPattern: (fraction - 0.5).bitPattern >> 63)
+        let down = 1 &- Int64(bitPattern: (-0.5 - fraction).bitPattern >> 63)
+        return whole &+ up &- down
     }
 }
