@@ -65,11 +65,21 @@ struct LabelHeap: Sendable {
                     let first = 4 * parent + 1
                     guard first < count else { break }
                     var smallest = first
-                    for child in first + 1..<min(first + 4, count) where Self.less(items[child], items[smallest], labels) {
-                        smallest = child
+                    var smallestEntry = items[first]
+                    for child in first + 1..<min(first + 4, count) {
+                        let entry = items[child]
+                        if entry.time == smallestEntry.time {
+                            // Equal times are rare: the full order decides.
+                            if Self.less(entry, smallestEntry, labels) { (smallest, smallestEntry) = (child, entry) }
+                        } else {
+                            // Which child is least is a coin toss: selected, not branched on.
+                            let earlier = entry.time < smallestEntry.time
+                            smallest = earlier ? child : smallest
+                            smallestEntry = earlier ? entry : smallestEntry
+                        }
                     }
-                    guard Self.less(items[smallest], last, labels) else { break }
-                    items[parent] = items[smallest]
+                    guard Self.less(smallestEntry, last, labels) else { break }
+                    items[parent] = smallestEntry
                     parent = smallest
                 }
                 items[parent] = last
