@@ -33,13 +33,11 @@ public struct ResortClock: Sendable, Equatable {
 
     /// Saturday or Sunday on the resort's calendar.
     func isWeekend(at instant: Double) -> Bool {
-        // 1970-01-01 was a Thursday: (days + 4) mod 7 is 0 on Sundays.
-        let weekday = ((CivilDate.days(of: local(instant)) + 4) % 7 + 7) % 7
-        return weekday == 0 || weekday == 6
+        Self.isWeekend(day: CivilDate.days(of: local(instant)))
     }
 
     /// The absolute instant of the latest local midnight at or before `instant`.
     func midnight(atOrBefore instant: Double) -> Double {
-        Double(CivilDate.days(of: local(instant))) * 86_400 - Double(utcOffsetSeconds)
+        midnight(ofDay: CivilDate.days(of: local(instant)))
     }
 }

@@ -46,6 +46,8 @@ final class SolveEnvironment: Sendable {
         sinLatitude = sin(dataset.location.lat * .pi / 180)
         cosLatitude = cos(dataset.location.lat * .pi / 180)
 
+        // Labels only move forward from the solve: its day is the first a queue needs.
+        let solveDay = solveTime.map { [clock] in CivilDate.days(of: clock.local($0)) }
         var queues: [LiftQueue?] = Array(repeating: nil, count: graph.edgeCount)
         var windows: [(open: Double, close: Double)?] = Array(repeating: nil, count: graph.edgeCount)
         for (index, edge) in graph.edges.enumerated() where edge.kind == .lift {
@@ -56,7 +58,7 @@ final class SolveEnvironment: Sendable {
                     operation: operation,
                     heuristicWeekday: QueueDemand.heuristicBaseSeconds(type: edge.liftType, capacity: edge.liftCapacity, weekend: false),
                     heuristicWeekend: QueueDemand.heuristicBaseSeconds(type: edge.liftType, capacity: edge.liftCapacity, weekend: true),
-                    liveWaitMinutes: edge.waitTimeMinutes, observedAt: status?.observedAt, clock: clock)
+                    liveWaitMinutes: edge.waitTimeMinutes, observedAt: status?.observedAt, clock: clock, firstDay: solveDay)
             }
         }
         self.queues = queues

@@ -142,12 +142,13 @@ extension TraversalContext {
             let wait = environment.queues[index]?.timelessWait ?? 0
             return wait + rideTime(edge, boardingAt: moment)
         }
+        // One clock reading serves the boarding hours and the queue.
+        let reading = environment.clock.reading(at: instant)
         if !rules.ignoresClosures, let window = environment.boardingWindows[index] {
             // Reached at or after closing (or before opening): the lift cannot be used.
-            let hour = environment.clock.hour(at: instant)
-            if hour >= window.close || hour < window.open { return nil }
+            if reading.hour >= window.close || reading.hour < window.open { return nil }
         }
-        let wait = environment.queues[index]?.wait(at: instant) ?? 0
+        let wait = environment.queues[index]?.wait(at: instant, reading) ?? 0
         return wait + rideTime(edge, boardingAt: Moment(offset: moment.offset + wait, instant: instant + wait,
                                                         weather: moment.weather, sun: nil))
     }

@@ -17,15 +17,28 @@ struct LiftQueue: Sendable {
     /// The observed live wait (seconds, after the sanity blend) and when it was observed.
     let live: (seconds: Double, observedAt: Double)?
     let clock: ResortClock
+    /// The base on weekdays and on weekends: fixed per queue, so worked out once.
+    private let weekdayBase: Double
+    private let weekendBase: Double
+    /// How long the live figure takes to fade into the curve: an hour, longer
+    /// for long waits so the fade never falls faster than 0.7 s per second.
+    private let fadeLength: Double
+    /// The wait carried over each midnight of the days the solve spans.
+    private var carried = CarriedWaits.none
 
     static let maximumFall = 0.9
 
+    /// - Parameter firstDay: the local day (days since the epoch) of the
+    ///   solve, whose midnights' carried-over waits are worked out ahead;
+    ///   nil works every one out when asked.
     init(operation: LiftOperation?, heuristicWeekday: Double, heuristicWeekend: Double,
-         liveWaitMinutes: Double?, observedAt: Double?, clock: ResortClock) {
+         liveWaitMinutes: Double?, observedAt: Double?, clock: ResortClock, firstDay: Int? = nil) {
         self.operation = operation
         self.heuristicWeekday = heuristicWeekday
         self.heuristicWeekend = heuristicWeekend
         self.clock = clock
+        weekdayBase = Self.base(operation, heuristicWeekday, heuristicWeekend, false)
+        weekendBase = Self.base(operation, heuristicWeekday, heuristicWeekend, true)
         if let minutes = liveWaitMinutes, minutes >= 0, minutes <= 60, let observedAt {
             var seconds = minutes * 60
             // A live figure far from the typical curve is pulled towards it. Judged
@@ -39,6 +52,11 @@ struct LiftQueue: Sendable {
         } else {
             live = nil
         }
+        fadeLength = max(3_600, (live?.seconds ?? 0) / 0.7)
+        if let firstDay {
+            let queue = self
+            carried = CarriedWaits(firstDay: firstDay) { queue.computeCarriedWait(into: $0) }
+        }
     }
 
     static func base(_ operation: LiftOperation?, _ weekday: Double, _ weekend: Double, _ isWeekend: Bool) -> Double {
@@ -50,27 +68,34 @@ struct LiftQueue: Sendable {
         min(QueueDemand.curveCap, base * QueueDemand.multiplier(atLocalHour: hour))
     }
 
-    /// How long the live figure takes to fade into the curve: an hour, longer
-    /// for long waits so the fade never falls faster than 0.7 s per second.
-    private var fadeLength: Double { max(3_600, (live?.seconds ?? 0) / 0.7) }
-
     /// The wait from the curve and live figure, with `weekend` deciding the base.
+    @inline(__always)
     private func raw(at instant: Double, weekend: Bool, hour: Double) -> Double {
-        let typical = Self.curve(base: Self.base(operation, heuristicWeekday, heuristicWeekend, weekend), hour: hour)
+        let typical = Self.curve(base: weekend ? weekendBase : weekdayBase, hour: hour)
         guard let live else { return typical }
         let weight = max(0, min(1, 1 - (instant - live.observedAt) / fadeLength))
         return weight * live.seconds + (1 - weight) * typical
     }
 
+    /// The wait at the last moment of the day before `day` (its day type, hour 24).
+    private func computeCarriedWait(into day: Int) -> Double {
+        let midnight = clock.midnight(ofDay: day)
+        return raw(at: midnight, weekend: clock.isWeekend(at: midnight - 1), hour: 24)
+    }
+
     /// The wait (seconds) for someone reaching the lift at `instant`.
     func wait(at instant: Double) -> Double {
-        let here = raw(at: instant, weekend: clock.isWeekend(at: instant), hour: clock.hour(at: instant))
-        let midnight = clock.midnight(atOrBefore: instant)
-        // The last moment of the previous day: its day type, hour 24.
-        let before = raw(at: midnight, weekend: clock.isWeekend(at: midnight - 1), hour: 24)
-        return max(here, before - Self.maximumFall * (instant - midnight))
+        wait(at: instant, clock.reading(at: instant))
+    }
+
+    /// The wait at `instant`, whose clock reading the caller already has.
+    @inline(__always)
+    func wait(at instant: Double, _ reading: ResortClock.Reading) -> Double {
+        let here = raw(at: instant, weekend: reading.isWeekend, hour: reading.hour)
+        let before = carried.wait(into: reading.day) ?? computeCarriedWait(into: reading.day)
+        return max(here, before - Self.maximumFall * (instant - reading.midnight))
     }
 
     /// The wait when there is no solve time (previews): the weekday base, no demand curve.
-    var timelessWait: Double { Self.base(operation, heuristicWeekday, heuristicWeekend, false) }
+    var timelessWait: Double { weekdayBase }
 }

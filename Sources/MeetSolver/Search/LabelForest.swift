@@ -1,36 +1,49 @@
 /// The result of one skier's label search: every label made, and per node
 /// the (at most eight) labels still standing.
-struct LabelForest {
+struct LabelForest: Sendable {
     static let capacity = 8
 
     var labels: [Label] = []
     var counts: [UInt8]
     var evicted: [Bool] = []
     /// `places[node * 8 ..< node * 8 + counts[node]]` hold the node's labels
-    /// with their four criteria beside them: dominance checks read one node's
-    /// places contiguously instead of chasing label indices. Places past a
-    /// node's count are never read, so they are left uninitialised.
+    /// with their figures beside them: dominance checks, the overflow order
+    /// and the joint choice read one node's places contiguously instead of
+    /// chasing label indices. Places past a node's count are never read, so
+    /// they are left uninitialised.
     private var places: [Place]
 
-    private struct Place {
+    /// One standing label's figures. The first four are the dominance
+    /// criteria, side by side at the front.
+    struct Place: Sendable {
+        /// Milliseconds.
         var time: Int64
         var variance: Double
         var current: Double
         var actions: Int32
         var id: Int32
+        /// Seconds, unrounded.
+        var exactTime: Double
 
+        @inline(__always)
         init(_ label: Label, id: Int32) {
-            time = label.roundedTime
+            time = Milliseconds.rounded(label.time)
             variance = label.variance
             current = label.current
             actions = label.actions
             self.id = id
+            exactTime = label.time
         }
 
         /// No worse in every criterion than `other`.
         @inline(__always)
         func isNoWorse(than other: Place) -> Bool {
             time <= other.time && variance <= other.variance && current <= other.current && actions <= other.actions
+        }
+
+        @inline(__always)
+        var overflowKey: OverflowKey {
+            OverflowKey(time: time, exactTime: exactTime, variance: variance, current: current, actions: actions, id: id)
         }
     }
 
@@ -43,11 +56,32 @@ struct LabelForest {
         evicted.reserveCapacity(nodeCount * 8)
     }
 
+    /// Empties the forest for a search on a graph of `nodeCount` nodes,
+    /// keeping the memory it has: a reused forest starts exactly as a new one.
+    mutating func reset(nodeCount: Int) {
+        labels.removeAll(keepingCapacity: true)
+        evicted.removeAll(keepingCapacity: true)
+        if counts.count == nodeCount {
+            counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            self = LabelForest(nodeCount: nodeCount)
+        }
+    }
+
     /// Calls `body` with each label standing at a node, in slot order, without allocating.
     @inline(__always)
     func forEachLabel(at node: Int32, _ body: (Int32) -> Void) {
         let base = Int(node) * Self.capacity
         for slot in 0..<Int(counts[Int(node)]) { body(places[base + slot].id) }
+    }
+
+    /// Calls `body` with the place of each label standing at a node, in slot order.
+    @inline(__always)
+    func forEachPlace(at node: Int32, _ body: (Place) -> Void) {
+        let base = Int(node) * Self.capacity
+        places.withUnsafeBufferPointer { places in
+            for slot in 0..<Int(counts[Int(node)]) { body(places[base + slot]) }
+        }
     }
 
     /// The labels standing at a node, in slot order.
@@ -104,7 +138,7 @@ struct LabelForest {
             return newID
         }
         // Nine labels for eight places: find the one to drop.
-        guard let dropped = placeToDrop(base: base, candidate, newID) else { return nil }
+        guard let dropped = placeToDrop(base: base, offered, candidate) else { return nil }
         evicted[Int(places[dropped].id)] = true
         places[dropped] = offered
         labels.append(candidate)
@@ -112,36 +146,29 @@ struct LabelForest {
         return newID
     }
 
-    /// The place whose label leaves when `candidate` arrives at a full node,
+    /// The place whose label leaves when `offered` arrives at a full node,
     /// or nil when the candidate itself is the one left out: the fastest of
     /// the nine stays, and of the rest the last in the overflow order goes.
     /// Each label's order key is worked out once here, not per comparison.
-    private func placeToDrop(base: Int, _ candidate: Label, _ newID: Int32) -> Int? {
+    private func placeToDrop(base: Int, _ offered: Place, _ candidate: Label) -> Int? {
         withUnsafeTemporaryAllocation(of: OverflowKey.self, capacity: Self.capacity + 1) { keys in
-            labels.withUnsafeBufferPointer { labels in
+            places.withUnsafeBufferPointer { places in
                 for position in 0..<Self.capacity {
-                    let id = places[base + position].id
-                    keys.initializeElement(at: position, to: OverflowKey(labels[Int(id)], id: id))
+                    keys.initializeElement(at: position, to: places[base + position].overflowKey)
                 }
             }
-            keys.initializeElement(at: Self.capacity, to: OverflowKey(candidate, id: newID))
-            var fastest = 0
-            for position in 1...Self.capacity where keys[position].isFaster(than: keys[fastest]) { fastest = position }
-            var worst = fastest == 0 ? 1 : 0
-            for position in worst + 1...Self.capacity where position != fastest && keys[worst].isOrdered(before: keys[position]) {
-                worst = position
+            keys.initializeElement(at: Self.capacity, to: offered.overflowKey)
+            return labels.withUnsafeBufferPointer { labels in
+                // The candidate is not among the labels yet.
+                let label = { (id: Int32) in id == offered.id ? candidate : labels[Int(id)] }
+                var fastest = 0
+                for position in 1...Self.capacity where keys[position].isFaster(than: keys[fastest], label) { fastest = position }
+                var worst = fastest == 0 ? 1 : 0
+                for position in worst + 1...Self.capacity where position != fastest && keys[worst].isOrdered(before: keys[position], label) {
+                    worst = position
+                }
+                return worst == Self.capacity ? nil : base + worst
             }
-            return worst == Self.capacity ? nil : base + worst
         }
-    }
-
-    /// The reserved fastest label: least time, then the overflow order.
-    static func fasterFirst(_ a: Label, _ aID: Int32, _ b: Label, _ bID: Int32) -> Bool {
-        OverflowKey(a, id: aID).isFaster(than: OverflowKey(b, id: bID))
-    }
-
-    /// The overflow order: cautious time, actions, current uncertainty, time, edge, predecessor.
-    static func orderedBefore(_ a: Label, _ aID: Int32, _ b: Label, _ bID: Int32) -> Bool {
-        OverflowKey(a, id: aID).isOrdered(before: OverflowKey(b, id: bID))
     }
 }

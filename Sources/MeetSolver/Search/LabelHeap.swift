@@ -4,8 +4,8 @@
 /// time sits in the entries (times rarely tie); the rest is read from the
 /// labels to break ties. Four children per entry: half the depth of a
 /// binary heap, and the children share a cache line.
-struct LabelHeap {
-    private struct Entry {
+struct LabelHeap: Sendable {
+    private struct Entry: Sendable {
         var time: Double
         var id: Int32
     }
@@ -17,6 +17,12 @@ struct LabelHeap {
     }
 
     var isEmpty: Bool { items.isEmpty }
+
+    /// Empties the heap, keeping its memory for the next search.
+    mutating func reset(capacity: Int) {
+        items.removeAll(keepingCapacity: true)
+        items.reserveCapacity(capacity)
+    }
 
     @inline(__always)
     private static func less(_ a: Entry, _ b: Entry, _ labels: UnsafeBufferPointer<Label>) -> Bool {
@@ -59,11 +65,21 @@ struct LabelHeap {
                     let first = 4 * parent + 1
                     guard first < count else { break }
                     var smallest = first
-                    for child in first + 1..<min(first + 4, count) where Self.less(items[child], items[smallest], labels) {
-                        smallest = child
+                    var smallestEntry = items[first]
+                    for child in first + 1..<min(first + 4, count) {
+                        let entry = items[child]
+                        if entry.time == smallestEntry.time {
+                            // Equal times are rare: the full order decides.
+                            if Self.less(entry, smallestEntry, labels) { (smallest, smallestEntry) = (child, entry) }
+                        } else {
+                            // Which child is least is a coin toss: selected, not branched on.
+                            let earlier = entry.time < smallestEntry.time
+                            smallest = earlier ? child : smallest
+                            smallestEntry = earlier ? entry : smallestEntry
+                        }
                     }
-                    guard Self.less(items[smallest], last, labels) else { break }
-                    items[parent] = items[smallest]
+                    guard Self.less(smallestEntry, last, labels) else { break }
+                    items[parent] = smallestEntry
                     parent = smallest
                 }
                 items[parent] = last

@@ -5,13 +5,24 @@
 enum LabelSearch {
     static func run(_ context: TraversalContext, from start: ResolvedStart, rules: RoutingRules) -> LabelForest {
         let graph = context.environment.graph
-        var forest = LabelForest(nodeCount: graph.nodeCount)
-        var heap = LabelHeap(capacity: graph.nodeCount * 4)
-        guard let first = startLabel(context, start, rules) else { return forest }
-        if let id = forest.offer(first) { heap.push(id, forest.labels) }
+        var workspace = SearchWorkspace(nodeCount: graph.nodeCount, edgeCount: graph.edgeCount)
+        run(context, from: start, rules: rules, in: &workspace)
+        return workspace.forest
+    }
 
+    /// The search in a workspace made or reset for this graph; the forest
+    /// is left in `workspace.forest`.
+    static func run(_ context: TraversalContext, from start: ResolvedStart, rules: RoutingRules, in workspace: inout SearchWorkspace) {
+        guard let first = startLabel(context, start, rules) else { return }
+        if let id = workspace.forest.offer(first) { workspace.heap.push(id, workspace.forest.labels) }
+        search(context, rules, &workspace.forest, &workspace.heap, &workspace.memo)
+    }
+
+    /// Extends labels in heap order until none is left.
+    private static func search(_ context: TraversalContext, _ rules: RoutingRules,
+                               _ forest: inout LabelForest, _ heap: inout LabelHeap, _ memo: inout EdgeCostMemo) {
+        let graph = context.environment.graph
         let outStart = graph.outStart, outEdges = graph.outEdges, sunMatters = graph.sunMatters
-        var memo = EdgeCostMemo(edgeCount: graph.edgeCount)
         while let id = heap.pop(forest.labels) {
             if forest.evicted[Int(id)] { continue }
             let label = forest.labels[Int(id)]
@@ -31,7 +42,6 @@ enum LabelSearch {
                 }
             }
         }
-        return forest
     }
 
     /// The first label: at the start node, or at the end of the start edge

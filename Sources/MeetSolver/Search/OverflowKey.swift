@@ -1,41 +1,48 @@
 /// Where a label stands when a node has more labels than places: its time
 /// and cautious time in whole milliseconds, then the tie-breaks, down to
-/// the label's own index so the order is total.
+/// the label's own index so the order is total. The first keys come from
+/// the node's places; the edge and predecessor are read from the label
+/// itself only when everything before them ties (rarely), so choosing the
+/// label to drop seldom waits for the scattered labels.
 struct OverflowKey {
     var time: Int64
     var cautious: Int64
     var actions: Int32
     var current: Double
-    var via: Int32
-    var predecessor: Int32
     var id: Int32
 
     @inline(__always)
-    init(_ label: Label, id: Int32) {
-        time = label.roundedTime
-        cautious = Int64((label.cautiousTime * 1000).rounded())
-        actions = label.actions
-        current = label.current
-        via = label.via
-        predecessor = label.predecessor
+    init(time: Int64, exactTime: Double, variance: Double, current: Double, actions: Int32, id: Int32) {
+        self.time = time
+        cautious = Milliseconds.rounded(exactTime + 0.5 * variance.squareRoot())
+        self.actions = actions
+        self.current = current
         self.id = id
+    }
+
+    @inline(__always)
+    init(_ label: Label, id: Int32) {
+        self.init(time: label.roundedTime, exactTime: label.time, variance: label.variance, current: label.current,
+                  actions: label.actions, id: id)
     }
 
     /// Least time first, then the overflow order: the label that is always kept.
     @inline(__always)
-    func isFaster(than other: OverflowKey) -> Bool {
-        time != other.time ? time < other.time : isOrdered(before: other)
+    func isFaster(than other: OverflowKey, _ label: (Int32) -> Label) -> Bool {
+        time != other.time ? time < other.time : isOrdered(before: other, label)
     }
 
-    /// Cautious time, actions, current uncertainty, time, edge, predecessor, index.
+    /// Cautious time, actions, current uncertainty, time, edge, predecessor,
+    /// index; `label` gives a key's label for the last tie-breaks.
     @inline(__always)
-    func isOrdered(before other: OverflowKey) -> Bool {
+    func isOrdered(before other: OverflowKey, _ label: (Int32) -> Label) -> Bool {
         if cautious != other.cautious { return cautious < other.cautious }
         if actions != other.actions { return actions < other.actions }
         if current != other.current { return current < other.current }
         if time != other.time { return time < other.time }
-        if via != other.via { return via < other.via }
-        if predecessor != other.predecessor { return predecessor < other.predecessor }
+        let x = label(id), y = label(other.id)
+        if x.via != y.via { return x.via < y.via }
+        if x.predecessor != y.predecessor { return x.predecessor < y.predecessor }
         return id < other.id
     }
 }

@@ -45,7 +45,7 @@ struct JointChoice {
         return x == y ? nil : x < y
     }
 
-    static func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
+    static func milliseconds(_ seconds: Double) -> Int64 { Milliseconds.rounded(seconds) }
 
     /// Within one candidate: score, arrival, spread, uncertainty, actions, then label order.
     static func pairBefore(_ a: JointChoice, _ b: JointChoice) -> Bool {
@@ -77,15 +77,15 @@ extension MeetSolver {
             guard forestA.counts[Int(entry.node)] > 0, forestB.counts[Int(entry.node)] > 0 else { continue }
             let elevation = graph.nodeElevations[Int(entry.node)]
             var best: JointChoice?
-            forestA.forEachLabel(at: entry.node) { a in
-                let la = forestA.labels[Int(a)]
-                forestB.forEachLabel(at: entry.node) { b in
-                    let lb = forestB.labels[Int(b)]
-                    let arrival = max(la.time, lb.time)
+            // The places hold each label's time, variance and actions: no waiting on the labels themselves.
+            forestA.forEachPlace(at: entry.node) { la in
+                forestB.forEachPlace(at: entry.node) { lb in
+                    let a = la.id, b = lb.id
+                    let arrival = max(la.exactTime, lb.exactTime)
                     // A score is never below its arrival: a pair arriving more than a
                     // millisecond after the best score so far cannot come before it.
                     if let best, arrival - best.score > 0.001 { return }
-                    let spread = abs(la.time - lb.time)
+                    let spread = abs(la.exactTime - lb.exactTime)
                     let uncertainty = (la.variance + lb.variance).squareRoot()
                     let harsh = RendezvousAlpha.isHarsh(weather(atOffset: arrival), stopElevation: elevation)
                     let alpha = RendezvousAlpha.alpha(entry.point.kind, harsh: harsh)

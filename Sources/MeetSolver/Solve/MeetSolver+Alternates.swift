@@ -8,7 +8,7 @@ extension MeetSolver {
 
     /// Up to four more stops, in rank order, each in a cluster of its own
     /// and as far from the others as the spacing ladder allows.
-    func alternates(to primary: JointChoice, from ranked: [JointChoice], forestA: LabelForest) -> [JointChoice] {
+    func alternates(to primary: JointChoice, from ranked: some Collection<JointChoice>, forestA: LabelForest) -> [JointChoice] {
         var chosen: [JointChoice] = []
         var clusters: Set<String> = [clusterKey(primary, forestA)]
         var taken: Set<Int> = [primary.candidate]
