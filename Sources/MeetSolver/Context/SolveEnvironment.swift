@@ -26,9 +26,11 @@ final class SolveEnvironment: Sendable {
     let rideFactorRange: Double
     /// The sun's constants for the days a solve can span (the day before
     /// the solve to three days after), and the observer's latitude.
-    let solarDays: [SolarDay]
+    let solarDays: [SolarDayAtSite]
     let sinLatitude: Double
     let cosLatitude: Double
+    /// The resort's longitude as seconds of mean solar time ahead of UTC.
+    let solarTimeShift: Double
 
     static let bucketSeconds = 900.0
 
@@ -42,9 +44,13 @@ final class SolveEnvironment: Sendable {
         weatherAtSolve = timeline.quantized(at: solveTime)
         rideFactorRange = timeline.rideFactor.maximum - timeline.rideFactor.minimum
         let firstDay = CivilDate.days(of: (solveTime ?? 0) + dataset.location.lon / 15 * 3600) - 1
-        solarDays = (0..<5).map { SolarDay(days: firstDay + $0) }
-        sinLatitude = sin(dataset.location.lat * .pi / 180)
-        cosLatitude = cos(dataset.location.lat * .pi / 180)
+        let sinLatitude = sin(dataset.location.lat * .pi / 180), cosLatitude = cos(dataset.location.lat * .pi / 180)
+        solarDays = (0..<5).map {
+            SolarDayAtSite(SolarDay(days: firstDay + $0), sinLatitude: sinLatitude, cosLatitude: cosLatitude, longitude: dataset.location.lon)
+        }
+        self.sinLatitude = sinLatitude
+        self.cosLatitude = cosLatitude
+        solarTimeShift = dataset.location.lon / 15 * 3600
 
         // Labels only move forward from the solve: its day is the first a queue needs.
         let solveDay = solveTime.map { [clock] in CivilDate.days(of: clock.local($0)) }
@@ -79,10 +85,13 @@ final class SolveEnvironment: Sendable {
 
     /// The sun at an instant, from the day constants worked out in advance.
     func sun(at instant: Double) -> SolarPosition {
-        let days = CivilDate.days(of: instant + location.lon / 15 * 3600)
-        let offset = days - solarDays[0].days
-        let day = solarDays.indices.contains(offset) ? solarDays[offset] : SolarDay(days: days)
-        return SolarPosition(instant: instant, day: day, sinLatitude: sinLatitude, cosLatitude: cosLatitude, longitude: location.lon)
+        let days = Int(SolarPosition.wholeDays(instant + solarTimeShift))
+        let offset = days - solarDays[0].day.days
+        guard solarDays.indices.contains(offset) else {
+            return SolarPosition(instant: instant, day: SolarDay(days: days), sinLatitude: sinLatitude, cosLatitude: cosLatitude,
+                                 longitude: location.lon)
+        }
+        return SolarPosition(instant: instant, site: solarDays[offset], sinLatitude: sinLatitude, cosLatitude: cosLatitude)
     }
 
     static func bucket(_ instant: Double) -> Double {

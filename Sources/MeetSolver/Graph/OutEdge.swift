@@ -9,12 +9,17 @@ struct OutEdge: Sendable {
     var target: Int32
     var actionKey: Int32
     var kind: EdgeKind
+    /// Whether anything leaves the target: a label arriving where nothing
+    /// leads on is never extended. Kept here (in the padding after the
+    /// kind) so a step need not read the target's row bounds.
+    var targetLeadsOn: Bool
     var aspect: (cos: Double, sin: Double)?
     var aspectVariance: Double
     var midpointElevation: Double
 
-    init(_ edge: RoutingEdge, index: Int32) {
+    init(_ edge: RoutingEdge, index: Int32, targetLeadsOn: Bool) {
         self.index = index
+        self.targetLeadsOn = targetLeadsOn
         target = edge.target
         actionKey = edge.actionKey
         kind = edge.kind

@@ -75,7 +75,10 @@ final class RoutingGraph: Sendable {
         }
         outStart = counts
         self.outgoing = outgoing
-        outEdges = outgoing.map { OutEdge(edges[Int($0)], index: $0) }
+        outEdges = outgoing.map { index in
+            let target = Int(edges[Int(index)].target)
+            return OutEdge(edges[Int(index)], index: index, targetLeadsOn: counts[target] < counts[target + 1])
+        }
         var sunMatters = Array(repeating: false, count: graph.nodes.count)
         for edge in edges where edge.kind == .run && edge.aspect != nil { sunMatters[Int(edge.source)] = true }
         self.sunMatters = sunMatters

@@ -37,7 +37,7 @@ enum LabelSearch {
                 }
                 let next = label.extended(by: cost, edge: edge.index, actionKey: edge.actionKey, to: edge.target, from: id)
                 // A label where nothing leads on is kept but never extended: it needs no turn in the heap.
-                if let nextID = forest.offer(next), outStart[Int(next.node)] < outStart[Int(next.node) + 1] {
+                if let nextID = forest.offer(next), edge.targetLeadsOn {
                     heap.push(nextID, forest.labels)
                 }
             }

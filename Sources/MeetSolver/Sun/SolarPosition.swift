@@ -34,13 +34,19 @@ struct SolarPosition: Sendable, Equatable {
 
     /// With the day's constants and the observer's latitude worked out already.
     init(instant: Double, day: SolarDay, sinLatitude: Double, cosLatitude: Double, longitude: Double) {
-        let utcSeconds = instant - (instant / 86_400).rounded(.down) * 86_400
-        let noon = 12 - day.equationOfTime / 60 - longitude / 15
-        var hourAngle = ((utcSeconds / 3600) - noon) * 15
+        self.init(instant: instant, site: SolarDayAtSite(day, sinLatitude: sinLatitude, cosLatitude: cosLatitude, longitude: longitude),
+                  sinLatitude: sinLatitude, cosLatitude: cosLatitude)
+    }
+
+    /// With the day's constants already combined with the observer's.
+    init(instant: Double, site: SolarDayAtSite, sinLatitude: Double, cosLatitude: Double) {
+        let day = site.day
+        let utcSeconds = instant - Self.wholeDays(instant) * 86_400
+        var hourAngle = ((utcSeconds / 3600) - site.noon) * 15
         // Within a few turns of zero: bring it into (−180, 180] without a division.
         while hourAngle <= -180 { hourAngle += 360 }
         while hourAngle > 180 { hourAngle -= 360 }
-        let sinAltitude = max(-1, min(1, sinLatitude * day.sinDeclination + cosLatitude * day.cosDeclination * cos(hourAngle * .pi / 180)))
+        let sinAltitude = max(-1, min(1, site.sinTerm + site.cosTerm * cos(hourAngle * .pi / 180)))
         let cosAltitude = (1 - sinAltitude * sinAltitude).squareRoot()
         let cosAzimuth = cosAltitude > 0 ? max(-1, min(1, (day.sinDeclination - sinLatitude * sinAltitude) / (cosLatitude * cosAltitude))) : 1
         // Morning (hour angle ≤ 0): east of south, azimuth 0…180; afternoon: 180…360.
@@ -48,6 +54,15 @@ struct SolarPosition: Sendable, Equatable {
         self.sinAltitude = sinAltitude
         self.cosAzimuth = cosAzimuth
         self.sinAzimuth = sinAzimuth
+    }
+
+    /// `(instant / 86 400)` rounded down. From 0 on, truncation (one
+    /// conversion each way, exact below 2⁵³) is the same as rounding down
+    /// and needs no call into libm; before 1970 it rounds down the usual way.
+    @inline(__always)
+    static func wholeDays(_ instant: Double) -> Double {
+        let days = instant / 86_400
+        return days >= 0 && days < 0x1p62 ? Double(Int64(days)) : days.rounded(.down)
     }
 }
 
