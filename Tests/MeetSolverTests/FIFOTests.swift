@@ -16,16 +16,9 @@ struct FIFOTests {
         m.lift("l1", 1, 2, ride: random.uniform(60, 1_500), name: "Random")
         m.meetAt(2)
         let now = TestMountain.wednesdayTen + random.uniform(-3, 4) * 86_400
-        var hourly: [HourlySample] = []
-        var time = now - random.uniform(0, 6) * 3600
-        while time < now + 30 * 3600 {
-            if random.chance(0.85) {
-                hourly.append(HourlySample(time: time, reading: WeatherReading(
-                    temperature: random.uniform(-20, 5), wind: random.chance(0.3) ? random.uniform(60, 130) : random.uniform(0, 60),
-                    visibility: random.uniform(0.2, 20), cloudCover: random.uniform(0, 100))))
-            }
-            time += 3600 * (random.chance(0.2) ? random.uniform(1.2, 3.5) : 1)
-        }
+        let hourly = random.gappyForecast(from: now - random.uniform(0, 6) * 3600, until: now + 30 * 3600, kept: 0.85,
+                                          temperature: (-20, 5), storm: (0.3, (60, 130)), calmWind: (0, 60),
+                                          visibility: (0.2, 20), longStep: (0.2, (1.2, 3.5)))
         let conditions = ResortConditions(current: WeatherReading(temperature: -3, wind: random.uniform(0, 110), visibility: 10, cloudCover: 20),
                                           hourly: hourly, utcOffsetSeconds: Int(random.uniform(-10, 12)) * 3600)
         let wait: Double? = random.chance(0.7) ? random.uniform(0, 60) : nil

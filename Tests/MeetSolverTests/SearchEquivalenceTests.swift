@@ -31,16 +31,9 @@ struct SearchEquivalenceTests {
         let size = random.chance(0.25) ? 3 : 1
         let graph = try SyntheticMountain.graph(seed: 11 + random.next() % 4, size: size)
         let now = TestMountain.wednesdayTen + random.uniform(-1.5, 6) * 3600
-        var hourly: [HourlySample] = []
-        var time = now - random.uniform(0, 3) * 3600
-        while time < now + 8 * 3600 {
-            if random.chance(0.9) {
-                hourly.append(HourlySample(time: time, reading: WeatherReading(
-                    temperature: random.uniform(-18, 4), wind: random.chance(0.2) ? random.uniform(40, 90) : random.uniform(0, 40),
-                    visibility: random.uniform(0.5, 15), cloudCover: random.uniform(0, 100))))
-            }
-            time += 3600 * (random.chance(0.15) ? random.uniform(1.2, 3) : 1)
-        }
+        let hourly = random.gappyForecast(from: now - random.uniform(0, 3) * 3600, until: now + 8 * 3600, kept: 0.9,
+                                          temperature: (-18, 4), storm: (0.2, (40, 90)), calmWind: (0, 40),
+                                          visibility: (0.5, 15), longStep: (0.15, (1.2, 3)))
         let conditions = ResortConditions(
             current: WeatherReading(temperature: random.uniform(-12, 2), wind: random.uniform(0, 50), visibility: 10, cloudCover: 30),
             freshSnow24h: random.chance(0.5) ? random.uniform(0, 25) : 0, stationElevation: random.chance(0.5) ? 1800 : nil,

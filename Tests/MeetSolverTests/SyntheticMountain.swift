@@ -77,4 +77,24 @@ struct TestRandom {
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * unit() }
     mutating func chance(_ p: Double) -> Bool { unit() < p }
+
+    /// An hourly forecast from `start` until `end` with holes in it: each hour is
+    /// present with chance `kept`, some steps are longer than an hour, and some
+    /// hours are stormy. Draws in a fixed order, so a seed always gives the same one.
+    mutating func gappyForecast(from start: Double, until end: Double, kept: Double, temperature: (Double, Double),
+                                storm: (chance: Double, wind: (Double, Double)), calmWind: (Double, Double),
+                                visibility: (Double, Double), longStep: (chance: Double, hours: (Double, Double))) -> [HourlySample] {
+        var hourly: [HourlySample] = []
+        var time = start
+        while time < end {
+            if chance(kept) {
+                hourly.append(HourlySample(time: time, reading: WeatherReading(
+                    temperature: uniform(temperature.0, temperature.1),
+                    wind: chance(storm.chance) ? uniform(storm.wind.0, storm.wind.1) : uniform(calmWind.0, calmWind.1),
+                    visibility: uniform(visibility.0, visibility.1), cloudCover: uniform(0, 100))))
+            }
+            time += 3600 * (chance(longStep.chance) ? uniform(longStep.hours.0, longStep.hours.1) : 1)
+        }
+        return hourly
+    }
 }
