@@ -100,18 +100,7 @@ select is(tests.queued(:'dan', 'friend_added'), 2::bigint,
   'a friendship the server makes tells both, on each of their devices (dan has two)');
 
 -- meet requests: a published dataset with one rendezvous point
-insert into mountain.resorts (id, name, lat_min, lon_min, lat_max, lon_max, center_lat, center_lon)
-values ('alpha', 'Alpha Peak', 46.0, 7.0, 46.1, 7.1, 46.05, 7.05);
-insert into mountain.osm_snapshots (resort_id, snapshot_date, format, source_name, bytes, sha256, byte_count)
-values ('alpha', '2025-01-01', 'overpass_json', 'alpha.json', '\x7b7d', encode(sha256('\x7b7d'), 'hex'), 2);
-select tests.act_as_service();
-select mountain.apply_canonical_manifest('alpha', 0, 1, '[]', '[{"name": "Summit Express", "osm_way_ids": ["201"]}]') as v1 \gset
-select mountain.replace_canonical_rendezvous_points('alpha', 1,
-  '[{"anchor_osm_node_id": 501, "kind": "lodge", "display_name": "Base Lodge", "confidence": 1, "quality": 0.9}]');
-select mountain.record_resort_graph_blob('alpha', 1, '2025-01-01', 'v15', '\x61', repeat('a', 64),
-  encode(sha256('\x61'), 'hex'), '3:2:00000000000000aa', 3, 2, 100) as built \gset
-select mountain.publish_canonical_manifest('alpha', 1, 'v15', '2025-01-01', repeat('a', 64)) as published \gset
-select tests.clear_authentication();
+select tests.publish_alpha();
 create function tests.plan() returns jsonb language sql as $$
   select jsonb_build_object('resort_id', 'alpha', 'dataset_version', 'm1-v15-' || repeat('a', 64),
     'rendezvous_point_id', 'rp501', 'meeting_node_id', 'n501',

@@ -67,4 +67,27 @@ create or replace function tests.unfreeze_time() returns void
   language sql
   as $$ select set_config('summit.frozen_now', '', true) $$;
 
+-- Resort alpha with a published canonical dataset (manifest 1, graph v15 of the
+-- 2025-01-01 snapshot, content 'a' x 64) and one rendezvous point, rp501 "Base
+-- Lodge" at node 501: for tests that need a live dataset, not the steps that
+-- publish one (those are the mountain_* files' subject).
+create or replace function tests.publish_alpha() returns void
+  language plpgsql
+  as $$
+begin
+  insert into mountain.resorts (id, name, lat_min, lon_min, lat_max, lon_max, center_lat, center_lon)
+  values ('alpha', 'Alpha Peak', 46.0, 7.0, 46.1, 7.1, 46.05, 7.05);
+  insert into mountain.osm_snapshots (resort_id, snapshot_date, format, source_name, bytes, sha256, byte_count)
+  values ('alpha', '2025-01-01', 'overpass_json', 'alpha.json', '\x7b7d', encode(sha256('\x7b7d'), 'hex'), 2);
+  perform tests.act_as_service();
+  perform mountain.apply_canonical_manifest('alpha', 0, 1, '[]', '[{"name": "Summit Express", "osm_way_ids": ["201"]}]');
+  perform mountain.replace_canonical_rendezvous_points('alpha', 1,
+    '[{"anchor_osm_node_id": 501, "kind": "lodge", "display_name": "Base Lodge", "confidence": 1, "quality": 0.9}]');
+  perform mountain.record_resort_graph_blob('alpha', 1, '2025-01-01', 'v15', '\x61', repeat('a', 64),
+    encode(sha256('\x61'), 'hex'), '3:2:00000000000000aa', 3, 2, 100);
+  perform mountain.publish_canonical_manifest('alpha', 1, 'v15', '2025-01-01', repeat('a', 64));
+  perform tests.clear_authentication();
+end
+$$;
+
 grant execute on all functions in schema tests to anon, authenticated, service_role;
