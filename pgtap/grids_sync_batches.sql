@@ -1,7 +1,7 @@
 -- A batch of moments pushed together: each row answers as it would alone, rows
 -- that could touch one another go row by row, and a failing row leaves the rest.
 begin;
-select plan(20);
+select plan(21);
 
 select tests.create_user('alice@example.test', null, '{"username":"alice"}') as alice \gset
 select tests.create_user('bob@example.test', null, '{"username":"bob"}') as bob \gset
@@ -91,6 +91,10 @@ select is(tests.answers(grids.sync_push('moments', jsonb_build_array(
     jsonb_build_object('id', 'c0000000-0000-4000-8000-000000000013', 'title', 'retitled', 'updated_at', '2026-01-02T12:00:00Z')))),
   'applied applied', 'a batch naming one id twice applies both in turn');
 select is((select title from grids.moments where id = 'c0000000-0000-4000-8000-000000000013'), 'retitled', '... the second last');
+select is(tests.answers(grids.sync_push('moments', jsonb_build_array(
+    tests.moment('c0000000-0000-4000-8000-000000000014', 'b0000000-0000-4000-8000-000000000001', 18, '{"audience": "friends"}'),
+    jsonb_build_object('id', 'c0000000-0000-4000-8000-000000000014', 'title', 'retitled', 'updated_at', '2026-01-02T12:00:00Z')))),
+  'corrected:audience_clamped applied', 'row by row, each row answers with its own corrections only');
 
 -- someone else's row in a batch: that row fails, the others are applied
 select is(tests.answers(grids.sync_push('moments', jsonb_build_array(

@@ -12,6 +12,17 @@
 -- attempt is undone and the batch goes row by row, so every row still gets its
 -- own answer. Moments are most of what a phone pushes.
 
+-- The corrections logged since summit.corrected was last emptied, by row id:
+-- {"<id>": "kind,kind"} (private.log_correction appends "<id>:<kind>,").
+create or replace function private.corrections_logged() returns jsonb
+  language sql stable
+  as $$
+    select coalesce(jsonb_object_agg(c.id, c.codes), '{}')
+    from (select split_part(x, ':', 1) as id, string_agg(split_part(x, ':', 2), ',') as codes
+          from unnest(string_to_array(current_setting('summit.corrected', true), ',')) x
+          where x <> '' group by 1) c
+  $$;
+
 -- Which of these moments are stored (visible or not)? Only the ids, never the rows.
 create or replace function private.stored_moment_ids(p_ids uuid[]) returns uuid[]
   language plpgsql stable security definer
@@ -95,10 +106,7 @@ begin
                and not exists (select 1 from grids.moments m where m.id = i)) then
       raise exception using errcode = 'P0001', message = 'not_allowed';
     end if;
-    select coalesce(jsonb_object_agg(c.id, c.codes), '{}') into v_corrected
-    from (select split_part(x, ':', 1) as id, string_agg(split_part(x, ':', 2), ',') as codes
-          from unnest(string_to_array(current_setting('summit.corrected', true), ',')) x
-          where x <> '' group by 1) c;
+    v_corrected := private.corrections_logged();
   exception when others then
     return null;
   end;
@@ -163,7 +171,6 @@ declare
   v_outcome text;
   v_code text;
   v_stored jsonb;
-  v_corr text;
   v_exists boolean;
 begin
   perform private.require_signed_in();
@@ -303,18 +310,8 @@ begin
           from jsonb_populate_record(null::grids.photos, v_full) r returning id into v_ret;
         end case;
       end if;
-      v_corr := current_setting('summit.corrected', true);
-      if v_ret is null then
-        v_outcome := 'ignored';
-      elsif coalesce(v_corr, '') like '%' || v_id::text || '%' then
-        v_outcome := 'corrected';
-      else
-        v_outcome := 'applied';
-      end if;
-      if coalesce(v_corr, '') like '%' || v_id::text || '%' then
-        v_code := (select string_agg(split_part(x, ':', 2), ',') from unnest(string_to_array(v_corr, ',')) x
-                   where x like v_id::text || ':%');
-      end if;
+      v_code := private.corrections_logged() ->> v_id::text;
+      v_outcome := case when v_ret is null then 'ignored' when v_code is not null then 'corrected' else 'applied' end;
     exception when others then
       v_outcome := 'error';
       v_code := case when sqlstate = 'P0001' then sqlerrm else sqlstate end;
@@ -354,10 +351,10 @@ begin
 end
 $$;
 
-revoke all on function private.sync_row_exists(text, uuid), private.sync_insert_defaults(text),
+revoke all on function private.sync_row_exists(text, uuid), private.sync_insert_defaults(text), private.corrections_logged(),
   private.sync_row_visible(text, uuid), private.stored_moment_ids(uuid[]),
   private.sync_push_moments_together(jsonb, text[], jsonb) from public;
-grant execute on function private.sync_row_exists(text, uuid), private.sync_insert_defaults(text),
+grant execute on function private.sync_row_exists(text, uuid), private.sync_insert_defaults(text), private.corrections_logged(),
   private.sync_row_visible(text, uuid), private.stored_moment_ids(uuid[]),
   private.sync_push_moments_together(jsonb, text[], jsonb) to authenticated;
 revoke all on function grids.sync_push(text, jsonb) from public, anon;
