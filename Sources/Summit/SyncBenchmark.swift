@@ -6,8 +6,9 @@ import Postgres
 /// moments page by page through `sync_pull` (as the person: RLS on, rows as
 /// JSON) against the same rows read page by page by the table owner (no RLS);
 /// and pushing new moments through `sync_push` (as the person: RLS, the LWW and
-/// game-rule triggers, a subtransaction per row) against the same rows written
-/// by the table owner with triggers off. Both sides page and batch alike (500
+/// game-rule triggers; a batch written together, or row by row where its rows
+/// touch) against the same rows written by the table owner with triggers off.
+/// Both sides page and batch alike (500
 /// rows a page, 200 a batch, batches pipelined). The phone's whole path — into
 /// and out of its SQLite store — is timed too.
 public struct SyncBenchmark: Sendable {
