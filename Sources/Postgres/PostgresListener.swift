@@ -30,8 +30,14 @@ public enum PostgresListenerEvent: Sendable, Equatable {
 /// restart, `pg_terminate_backend`, network), it reconnects with backoff,
 /// re-LISTENs every channel, then emits `.reconnected`.
 public final class PostgresListener: Sendable {
-    public let events: AsyncStream<PostgresListenerEvent>
+    /// The events in the order they happened, grouped by the socket read that
+    /// brought them: a consumer that handles a group at once pays one wake-up per
+    /// read instead of one per notification. Iterate this or `events`, not both.
+    public let batches: AsyncStream<[PostgresListenerEvent]>
     private let state: ListenerLoop
+
+    /// The events one at a time.
+    public var events: PostgresListenerEvents { PostgresListenerEvents(batches: batches) }
 
     /// Connects, LISTENs on `channels`, and starts delivering. Throws if the first
     /// connection fails; later failures are retried forever until `close()`.
@@ -40,8 +46,8 @@ public final class PostgresListener: Sendable {
         heartbeat: Duration = .seconds(30)
     ) async throws {
         for channel in channels { try Self.validate(channel) }
-        let (stream, continuation) = AsyncStream<PostgresListenerEvent>.makeStream(bufferingPolicy: .unbounded)
-        events = stream
+        let (stream, continuation) = AsyncStream<[PostgresListenerEvent]>.makeStream(bufferingPolicy: .unbounded)
+        batches = stream
         state = ListenerLoop(configuration: configuration, channels: Set(channels),
                              continuation: continuation, heartbeat: heartbeat)
         try await state.start()
@@ -76,6 +82,29 @@ public final class PostgresListener: Sendable {
     }
 }
 
+/// A listener's events one at a time (its batches, flattened).
+public struct PostgresListenerEvents: AsyncSequence, Sendable {
+    let batches: AsyncStream<[PostgresListenerEvent]>
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(batches: batches.makeAsyncIterator()) }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var batches: AsyncStream<[PostgresListenerEvent]>.Iterator
+        var batch: [PostgresListenerEvent] = []
+        var index = 0
+
+        public mutating func next() async -> PostgresListenerEvent? {
+            while index == batch.count {
+                guard let next = await batches.next() else { return nil }
+                batch = next
+                index = 0
+            }
+            defer { index += 1 }
+            return batch[index]
+        }
+    }
+}
+
 /// The listener's thread and everything it owns. Commands reach the thread
 /// through a locked queue and a wake-up pipe.
 final class ListenerLoop: @unchecked Sendable {
@@ -85,7 +114,7 @@ final class ListenerLoop: @unchecked Sendable {
     }
 
     private let configuration: PostgresConfiguration
-    private let continuation: AsyncStream<PostgresListenerEvent>.Continuation
+    private let continuation: AsyncStream<[PostgresListenerEvent]>.Continuation
     private let heartbeat: Duration
     private let lock = NSLock()
     // Guarded by `lock`:
@@ -98,7 +127,7 @@ final class ListenerLoop: @unchecked Sendable {
     private let wake: (read: Int32, write: Int32)
 
     init(configuration: PostgresConfiguration, channels: Set<String>,
-         continuation: AsyncStream<PostgresListenerEvent>.Continuation, heartbeat: Duration) {
+         continuation: AsyncStream<[PostgresListenerEvent]>.Continuation, heartbeat: Duration) {
         self.configuration = configuration
         self.channels = channels
         self.continuation = continuation
@@ -221,7 +250,7 @@ final class ListenerLoop: @unchecked Sendable {
         var delay = 0.05
         while !isStopped {
             if (try? connect()) != nil {
-                continuation.yield(.reconnected(reason: reason))
+                continuation.yield([.reconnected(reason: reason)])
                 return true
             }
             waitForWake(seconds: delay)
@@ -260,16 +289,18 @@ final class ListenerLoop: @unchecked Sendable {
         return status == PGRES_COMMAND_OK || status == PGRES_EMPTY_QUERY
     }
 
+    /// Hands on everything libpq has parsed, as one batch.
     private func deliverNotifications() {
         guard let handle else { return }
+        var batch: [PostgresListenerEvent] = []
         while let notify = PQnotifies(handle) {
-            let event = PostgresNotification(
+            batch.append(.notification(PostgresNotification(
                 channel: String(cString: notify.pointee.relname),
                 payload: String(cString: notify.pointee.extra),
-                senderPID: notify.pointee.be_pid)
+                senderPID: notify.pointee.be_pid)))
             PQfreemem(notify)
-            continuation.yield(.notification(event))
         }
+        if !batch.isEmpty { continuation.yield(batch) }
     }
 
     private func waitForWake(seconds: Double) {

@@ -2,8 +2,15 @@ import Foundation
 import Postgres
 
 extension Relay {
+    /// What one read of the listening connection brought. Positions are queued
+    /// first and consumers woken after, once each however many they got.
+    func handle(_ batch: [PostgresListenerEvent]) {
+        for event in batch { handle(event) }
+        wakeConsumers()
+    }
+
     /// One event of the listening connection.
-    func handle(_ event: PostgresListenerEvent) {
+    private func handle(_ event: PostgresListenerEvent) {
         switch event {
         case .notification(let notification):
             statistics.notifications += 1
@@ -39,7 +46,8 @@ extension Relay {
         }
     }
 
-    /// Applies the receiver rules and hands a passing packet to the subscriber's buffer.
+    /// Applies the receiver rules and queues a passing packet in the subscriber's
+    /// buffer; `wakeConsumers` then hands it over.
     func judge(_ packet: PositionPacket, from source: SubscriberState.Source, for record: SubscriberRecord, now: Date) {
         switch record.state.receive(packet, now: now) {
         case .deliver(let freshness):
@@ -47,14 +55,27 @@ extension Relay {
             // Packets carry no names: the subscriber's own snapshot has its friends' display names.
             var labelled = packet
             if labelled.name == nil { labelled.name = record.state.filter.label(of: packet.userID) }
-            if !record.mailbox.push(.position(FriendPosition(packet: labelled, source: source, freshness: freshness))) {
+            if !record.mailbox.enqueue(.position(FriendPosition(packet: labelled, source: source, freshness: freshness))) {
                 statistics.drop(.overflow)
+            }
+            if !record.awaitingWake {
+                record.awaitingWake = true
+                awaitingWake.append(record)
             }
         case .hold:
             statistics.held += 1
         case .drop(let reason):
             statistics.drop(reason)
         }
+    }
+
+    /// Wakes the consumers of everything `judge` queued.
+    func wakeConsumers() {
+        for record in awaitingWake {
+            record.awaitingWake = false
+            record.mailbox.flush()
+        }
+        awaitingWake.removeAll(keepingCapacity: true)
     }
 
     /// `friends:{user}`: hold that user's positions and load a newer snapshot.

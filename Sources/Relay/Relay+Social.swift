@@ -23,6 +23,7 @@ extension Relay {
         }
         let now = options.clock()
         for packet in released { judge(packet, from: .live, for: record, now: now) }
+        wakeConsumers()
     }
 
     /// One stored row of `meet.live_presence`.
@@ -66,6 +67,7 @@ extension Relay {
                 nodeID: row.nodeId, edgeID: row.edgeId, edgeFraction: row.edgeFraction, resortID: row.resortId)
             judge(packet, from: .stored, for: record, now: now)
         }
+        wakeConsumers()
     }
 
     /// Loads snapshots until the subscriber's filter is current (retrying with backoff

@@ -41,6 +41,8 @@ public actor Relay {
     /// resort → sender → the subscribers on that resort whose filter admits the sender.
     /// Lets a packet reach its sender's friends without looking at anyone else.
     var followers: [String: [UUID: Set<Int>]] = [:]
+    /// Subscribers with positions queued by `judge` whose consumers are not woken yet.
+    var awaitingWake: [SubscriberRecord] = []
     var nextSubscriberID = 1
     /// channel → tap id → handler: raw subscriptions (see `tap`).
     var taps: [String: [Int: RelayTapHandler]] = [:]
@@ -57,11 +59,11 @@ public actor Relay {
         registry = ChannelRegistry(transport: listener)
         reader = PostgresPool(configuration, maxConnections: max(1, options.readerConnections),
                               applicationName: "summit-relay")
-        let events = listener.events
+        let batches = listener.batches
         pump = Task { [weak self] in
-            for await event in events {
+            for await batch in batches {
                 guard let self else { return }
-                await self.handle(event)
+                await self.handle(batch)
             }
         }
     }
@@ -123,6 +125,8 @@ final class SubscriberRecord {
     var lastOperation: Task<Void, Never>?
     /// Whether a social refresh loop is running.
     var refreshing = false
+    /// Whether the relay's `awaitingWake` holds this subscriber.
+    var awaitingWake = false
 
     init(id: Int, user: UUID, mailbox: RelayMailbox) {
         self.id = id

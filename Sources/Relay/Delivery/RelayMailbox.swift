@@ -27,15 +27,20 @@ public final class RelayMailbox: @unchecked Sendable {
     /// Events waiting for the consumer.
     public var queuedCount: Int { lock.withLock { queue.count } }
 
-    /// Queues `event` for the consumer. Returns false if it replaced an older position (a drop).
+    /// Queues `event` and wakes the consumer. Returns false if it replaced an older position (a drop).
     @discardableResult
     public func push(_ event: RelayEvent) -> Bool {
-        let (wake, kept): (CheckedContinuation<[RelayEvent], Never>?, Bool) = lock.withLock {
-            guard !finished else { return (nil, true) }
-            if let waiter {
-                self.waiter = nil
-                return (waiter, true)
-            }
+        let kept = enqueue(event)
+        flush()
+        return kept
+    }
+
+    /// Queues `event` without waking the consumer; `flush` does. The relay queues
+    /// a whole batch of notifications first, so a consumer with several in it
+    /// wakes once. Returns false if it replaced an older position (a drop).
+    func enqueue(_ event: RelayEvent) -> Bool {
+        lock.withLock {
+            guard !finished else { return true }
             var kept = true
             if case .position(let position) = event, queue.count >= capacity {
                 kept = false
@@ -43,10 +48,18 @@ public final class RelayMailbox: @unchecked Sendable {
                 makeRoom(for: position.packet.userID)
             }
             queue.append(event)
-            return (nil, kept)
+            return kept
         }
-        wake?.resume(returning: [event])
-        return kept
+    }
+
+    /// Hands everything queued to the consumer if it is waiting.
+    func flush() {
+        let wake: (CheckedContinuation<[RelayEvent], Never>, [RelayEvent])? = lock.withLock {
+            guard let waiter, !queue.isEmpty else { return nil }
+            self.waiter = nil
+            return (waiter, takeQueue())
+        }
+        if let (waiter, events) = wake { waiter.resume(returning: events) }
     }
 
     /// Removes one queued position: the sender's oldest if it has one, else the oldest of all.
@@ -81,11 +94,15 @@ public final class RelayMailbox: @unchecked Sendable {
     private func take() -> [RelayEvent]? { lock.withLock { takeLocked() } }
 
     private func takeLocked() -> [RelayEvent]? {
-        if !queue.isEmpty {
-            defer { queue.removeAll(keepingCapacity: true) }
-            return queue
-        }
+        if !queue.isEmpty { return takeQueue() }
         return finished ? [] : nil
+    }
+
+    /// The queue, leaving it empty. (Keeping the capacity would copy it: the consumer holds the old buffer.)
+    private func takeQueue() -> [RelayEvent] {
+        let events = queue
+        queue = []
+        return events
     }
 
     /// Ends the stream: the consumer gets what is queued, then nil.

@@ -45,6 +45,11 @@ extension PositionPacket: Codable {
 
     /// The packet in a notification's payload.
     public init(payload: String) throws {
+        var payload = payload
+        if let packet = payload.withUTF8({ Self.scanned($0) }) {
+            self = packet
+            return
+        }
         self = try JSONDecoder().decode(PositionPacket.self, from: Data(payload.utf8))
     }
 }
