@@ -52,42 +52,36 @@ revoke all on function private.geohash(double precision, double precision, int) 
 -- value >= low + i * step (step = 360 / 2^15 or 180 / 2^15). floor() finds it
 -- up to rounding; the two comparisons after it settle the boundary exactly,
 -- since low + i * step is a multiple of 2^-13 below 2^8 and so exact in a
--- double. The indexes are then interleaved (longitude first) as a Morton code,
--- whose 30 bits from the top are the geohash's, five per character.
+-- double. Interleaved (longitude first), the two indexes' 30 bits are the
+-- geohash's, five per character: each character takes three bits of one index
+-- and two of the other, alternately, and one 32-letter table maps those five
+-- bits (the three first) to the letter. Each plpgsql statement costs the
+-- publish its own set-up in every transaction, so there are few of them; with
+-- no SET clause the call is cheaper too, and the body names only pg_catalog
+-- functions and private.fail, qualified.
 create or replace function private.geohash6(p_lat double precision, p_lon double precision)
   returns text
   language plpgsql immutable strict parallel safe
-  set search_path = ''
   as $$
 declare
-  alphabet constant text := '0123456789bcdefghjkmnpqrstuvwxyz';
-  x bigint;
-  y bigint;
-  m bigint;
+  x int;
+  y int;
 begin
-  if p_lat not between -90 and 90 or p_lon not between -180 and 180 then
+  if not (p_lat between -90 and 90 and p_lon between -180 and 180) then
     perform private.fail('geohash_out_of_range', 'Latitude must be within -90..90 and longitude within -180..180.');
   end if;
-  x := least(32767, floor((p_lon + 180) / 360 * 32768))::bigint;
-  if p_lon < -180 + x * 0.010986328125::float8 then x := x - 1;
-  elsif x < 32767 and p_lon >= -180 + (x + 1) * 0.010986328125::float8 then x := x + 1;
-  end if;
-  y := least(32767, floor((p_lat + 90) / 180 * 32768))::bigint;
-  if p_lat < -90 + y * 0.0054931640625::float8 then y := y - 1;
-  elsif y < 32767 and p_lat >= -90 + (y + 1) * 0.0054931640625::float8 then y := y + 1;
-  end if;
-  x := (x | (x << 8)) & 16711935;   -- 0x00FF00FF
-  x := (x | (x << 4)) & 252645135;  -- 0x0F0F0F0F
-  x := (x | (x << 2)) & 858993459;  -- 0x33333333
-  x := (x | (x << 1)) & 1431655765; -- 0x55555555
-  y := (y | (y << 8)) & 16711935;
-  y := (y | (y << 4)) & 252645135;
-  y := (y | (y << 2)) & 858993459;
-  y := (y | (y << 1)) & 1431655765;
-  m := (x << 1) | y;
-  return substr(alphabet, ((m >> 25) & 31)::int + 1, 1) || substr(alphabet, ((m >> 20) & 31)::int + 1, 1)
-      || substr(alphabet, ((m >> 15) & 31)::int + 1, 1) || substr(alphabet, ((m >> 10) & 31)::int + 1, 1)
-      || substr(alphabet, ((m >> 5) & 31)::int + 1, 1) || substr(alphabet, (m & 31)::int + 1, 1);
+  x := least(32767, pg_catalog.floor((p_lon + 180) / 360 * 32768))::int;
+  x := x - (p_lon < -180 + x * 0.010986328125::float8)::int
+         + (x < 32767 and p_lon >= -180 + (x + 1) * 0.010986328125::float8)::int;
+  y := least(32767, pg_catalog.floor((p_lat + 90) / 180 * 32768))::int;
+  y := y - (p_lat < -90 + y * 0.0054931640625::float8)::int
+         + (y < 32767 and p_lat >= -90 + (y + 1) * 0.0054931640625::float8)::int;
+  return pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (x >> 12 & 7) * 4 + (y >> 13 & 3) + 1, 1)
+      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (y >> 10 & 7) * 4 + (x >> 10 & 3) + 1, 1)
+      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (x >> 7 & 7) * 4 + (y >> 8 & 3) + 1, 1)
+      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (y >> 5 & 7) * 4 + (x >> 5 & 3) + 1, 1)
+      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (x >> 2 & 7) * 4 + (y >> 3 & 3) + 1, 1)
+      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (y & 7) * 4 + (x & 3) + 1, 1);
 end
 $$;
 

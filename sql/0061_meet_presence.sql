@@ -50,24 +50,26 @@ create policy live_presence_friend_read on meet.live_presence
 -- absent fields are left out. It carries no name (`n` is optional): the relay
 -- labels positions from each subscriber's social snapshot, which has every
 -- friend's display name, so the publish path never reads the profile. `at` is the capture time in Unix seconds with
--- microseconds. Its largest possible size is bounded by the column checks
--- (see the README): far below NOTIFY's 8000-byte limit.
--- (PL/pgSQL rather than SQL: a SQL function that cannot be inlined is planned
--- anew on every call, which on the publish path cost more than everything else.)
+-- microseconds. Its largest possible size is bounded by broadcast_position's
+-- checks (see the README): far below NOTIFY's 8000-byte limit.
+-- Written out by concatenation (numbers print as json_build_object prints them,
+-- texts go through to_json), so no JSON document is built and parsed again to
+-- strip its nulls. A SQL function with no SET clause is inlined into its
+-- caller's expression; one that cannot be inlined would be planned anew on
+-- every call. Its body names only pg_catalog functions, qualified.
 drop function if exists private.position_packet(meet.live_presence, text);
 create or replace function private.position_packet(p meet.live_presence) returns text
-  language plpgsql immutable parallel safe
-  set search_path = ''
+  language sql stable parallel safe
   as $$
-begin
-  return json_strip_nulls(json_build_object(
-    'u', p.user_id, 'lat', p.lat, 'lon', p.lon,
-    'at', extract(epoch from p.captured_at),
-    'acc', p.accuracy_m, 'alt', p.altitude_m, 'spd', p.speed_mps, 'hdg', p.heading_deg,
-    'node', p.node_id, 'edge', p.edge_id, 'frac', p.edge_fraction,
-    'r', p.resort_id))::text;
-end
-$$;
+    select '{"u":"' || p.user_id::text || '","lat":' || p.lat::text || ',"lon":' || p.lon::text
+      || ',"at":' || pg_catalog.extract('epoch', p.captured_at)::text
+      || coalesce(',"acc":' || p.accuracy_m::text, '') || coalesce(',"alt":' || p.altitude_m::text, '')
+      || coalesce(',"spd":' || p.speed_mps::text, '') || coalesce(',"hdg":' || p.heading_deg::text, '')
+      || coalesce(',"node":' || pg_catalog.to_json(p.node_id)::text, '')
+      || coalesce(',"edge":' || pg_catalog.to_json(p.edge_id)::text, '')
+      || coalesce(',"frac":' || p.edge_fraction::text, '')
+      || ',"r":' || pg_catalog.to_json(p.resort_id)::text || '}'
+  $$;
 
 -- Why a position sample is refused: raises the first rule it breaks, in the
 -- order a person would fix them. broadcast_position calls it only once its
