@@ -1,5 +1,5 @@
 import Foundation
-import Relay
+@testable import Relay
 import Testing
 
 @Suite struct RelayMailboxTests {
@@ -51,4 +51,32 @@ import Testing
         mailbox.push(.gap(reason: "late"))
         #expect(mailbox.queuedCount == 0, "nothing is queued after the end")
     }
+
+    /// The relay queues a whole read's positions before waking anyone: a waiting
+    /// consumer stays asleep until the flush, then takes them in one batch.
+    @Test(.timeLimit(.minutes(1))) func queuedPositionsWaitForTheFlushAndArriveTogether() async {
+        let mailbox = RelayMailbox(capacity: 8)
+        let woken = Woken()
+        let consumer = Task {
+            let batch = await mailbox.next()
+            woken.mark()
+            return batch
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+        let ann = UUID(), bob = UUID()
+        #expect(mailbox.enqueue(position(ann, 1)) && mailbox.enqueue(position(bob, 2)) && mailbox.enqueue(position(ann, 3)))
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(!woken.isMarked, "queued positions do not wake the consumer")
+        mailbox.flush()
+        #expect((await consumer.value ?? []).compactMap(micros) == [1, 2, 3])
+        mailbox.flush()
+        #expect(mailbox.queuedCount == 0, "a flush with nothing queued hands over nothing")
+    }
+}
+
+private final class Woken: @unchecked Sendable {
+    private let lock = NSLock()
+    private var marked = false
+    func mark() { lock.withLock { marked = true } }
+    var isMarked: Bool { lock.withLock { marked } }
 }
