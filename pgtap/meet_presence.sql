@@ -1,7 +1,7 @@
 -- Live presence: the geohash, who reads stored positions, the publish RPC's
 -- checks and ordering, the packet, clearing and the sweep.
 begin;
-select plan(57);
+select plan(58);
 
 select tests.create_user('ann@example.test', null, '{"username":"ann"}') as ann \gset
 select tests.create_user('bob@example.test', null, '{"username":"bob"}') as bob \gset
@@ -128,6 +128,12 @@ select cmp_ok((:'biggest'::jsonb ->> 'packet_bytes')::int, '<', 600, 'the larges
 select tests.clear_authentication();
 select is((select private.position_packet(l)::jsonb ->> 'node' from meet.live_presence l where user_id = :'ann'),
   repeat('N', 64), 'its fields arrive whole');
+select is((select array_agg(private.position_packet(l) order by user_id) from meet.live_presence l),
+  (select array_agg(json_strip_nulls(json_build_object('u', l.user_id, 'lat', l.lat, 'lon', l.lon,
+     'at', extract(epoch from l.captured_at), 'acc', l.accuracy_m, 'alt', l.altitude_m, 'spd', l.speed_mps,
+     'hdg', l.heading_deg, 'node', l.node_id, 'edge', l.edge_id, 'frac', l.edge_fraction, 'r', l.resort_id))::text
+     order by user_id) from meet.live_presence l),
+  'the packet is the compact JSON text of its fields, nulls left out, sparse or full');
 
 -- reading stored positions: own row, and unblocked friends, whatever the reader's own row says
 select tests.act_as(:'ann');
