@@ -95,6 +95,7 @@ public struct RelayBenchmark: Sendable {
     public var settings: Settings
     static let resort = "bench"
     static let rawChannel = "pos:resort:bench-raw"
+    static let measuredMark = #""n":"bench-m""#
 
     public init(_ settings: Settings) {
         self.settings = settings
@@ -240,9 +241,13 @@ public struct RelayBenchmark: Sendable {
     private func runRaw(_ database: PostgresConfiguration, publishers: [PostgresConnection], people: [UUID]) async throws -> Measurement {
         let listener = try await PostgresListener(database, channels: [Self.rawChannel])
         let tally = Tally()
+        // Each packet says whether it was sent in the measured window, so a listener task
+        // that a busy machine runs late still counts what it received, not zero.
         let counting = Task.detached {
             for await event in listener.events {
-                if case .notification = event { tally.record(count: 1) }
+                if case .notification(let notification) = event, notification.payload.contains(Self.measuredMark) {
+                    tally.add()
+                }
             }
         }
         defer {
@@ -260,16 +265,19 @@ public struct RelayBenchmark: Sendable {
                     while let now = window.running() {
                         let user = mine[turn % mine.count]
                         turn += 1
-                        let packet = Self.packet(user: user, turn: turn, at: Date())
+                        let measured = now >= window.measureStart
+                        let packet = Self.packet(user: user, turn: turn, at: now, measured: measured)
                         try await publisher.query("select pg_notify(\(Self.rawChannel), \(packet))")
-                        if now >= window.measureStart { published += 1 }
+                        if measured { published += 1 }
                     }
                     return published
                 }
             }
             return try await group.reduce(0, +)
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // Until the listener has read everything sent in the window (or 10 s have passed).
+        let drained = Date().addingTimeInterval(10)
+        while tally.count < counts, Date() < drained { try await Task.sleep(for: .milliseconds(20)) }
         for publisher in publishers { try await publisher.simpleQuery("reset synchronous_commit") }
         return Measurement(publishes: Double(counts) / settings.seconds, deliveries: Double(tally.count) / settings.seconds)
     }
@@ -323,10 +331,12 @@ public struct RelayBenchmark: Sendable {
                               longitude: -106.37 + spread, capturedAt: date, accuracy: 5)
     }
 
-    /// The raw run's payload: a packet of the same shape and size as the relay's.
-    static func packet(user: UUID, turn: Int, at date: Date) -> String {
+    /// The raw run's payload: a packet of the same shape and size as the relay's. Its
+    /// label says whether it was sent in the measured window (`measuredMark`) or before.
+    static func packet(user: UUID, turn: Int, at date: Date, measured: Bool) -> String {
         let sample = sample(user: user, turn: turn, at: date)
-        return #"{"u":"\#(user.uuidString.lowercased())","n":"bench","lat":\#(sample.latitude),"lon":\#(sample.longitude),"#
+        let label = measured ? "bench-m" : "bench-w"
+        return #"{"u":"\#(user.uuidString.lowercased())","n":"\#(label)","lat":\#(sample.latitude),"lon":\#(sample.longitude),"#
             + #""at":\#(String(format: "%.6f", date.timeIntervalSince1970)),"acc":5,"r":"\#(resort)"}"#
     }
 
@@ -372,13 +382,8 @@ final class Tally: @unchecked Sendable {
         }
     }
 
-    func record(count: Int) {
-        let now = Date()
-        lock.withLock {
-            guard let window, now >= window.measureStart, now < window.end else { return }
-            counted += count
-        }
-    }
+    /// One delivery, whenever it arrived: the caller decided that it counts.
+    func add() { lock.withLock { counted += 1 } }
 
     func record(_ latencies: [Double]) {
         let now = Date()
