@@ -210,21 +210,24 @@ public struct RelayBenchmark: Sendable {
         }
     }
 
-    /// One subscriber's consumer: takes whole bursts, notes when each position arrived,
-    /// and checks that it came from a friend.
+    /// One subscriber's consumer: takes whole bursts, notes when each position was sent
+    /// and how long it took to arrive, and checks that it came from a friend.
     private static func consume(_ subscription: RelaySubscription, friends: Set<UUID>, into tally: Tally) async {
         while let batch = await subscription.nextBatch() {
             let now = Date().timeIntervalSince1970
-            var latencies: [Double] = []
+            var sent: [Double] = [], latencies: [Double] = []
+            sent.reserveCapacity(batch.count)
             latencies.reserveCapacity(batch.count)
             var strangers = 0
             for event in batch {
                 if case .position(let position) = event {
-                    latencies.append((now - Double(position.packet.capturedMicros) / 1_000_000) * 1000)
+                    let captured = Double(position.packet.capturedMicros) / 1_000_000
+                    sent.append(captured)
+                    latencies.append((now - captured) * 1000)
                     if !friends.contains(position.packet.userID) { strangers += 1 }
                 }
             }
-            if !latencies.isEmpty { tally.record(latencies) }
+            if !sent.isEmpty { tally.record(sent: sent, latencies: latencies) }
             if strangers > 0 { tally.misdeliver(strangers) }
         }
     }
@@ -314,8 +317,14 @@ public struct RelayBenchmark: Sendable {
             }
             return try await group.reduce(0, +)
         }
-        // Let the backlog drain, so the next run starts from a quiet relay.
-        try await Task.sleep(for: .milliseconds(500))
+        // Let the backlog drain, so every delivery sent in the window is counted and the
+        // next run starts from a quiet relay: until the count holds still (at most 10 s).
+        let giveUp = Date().addingTimeInterval(10)
+        var before: Int
+        repeat {
+            before = tally.count
+            try await Task.sleep(for: .milliseconds(250))
+        } while tally.count != before && Date() < giveUp
         return Measurement(publishes: Double(counts) / settings.seconds, deliveries: Double(tally.count) / settings.seconds,
                            latencies: tally.latencies)
     }
@@ -364,7 +373,7 @@ struct Window: Sendable {
     }
 }
 
-/// Deliveries counted (and latencies kept) inside the current window, from many consumers.
+/// Deliveries of what was sent inside the current window (and their latencies), from many consumers.
 final class Tally: @unchecked Sendable {
     private let lock = NSLock()
     private var window: Window?
@@ -385,12 +394,16 @@ final class Tally: @unchecked Sendable {
     /// One delivery, whenever it arrived: the caller decided that it counts.
     func add() { lock.withLock { counted += 1 } }
 
-    func record(_ latencies: [Double]) {
-        let now = Date()
+    /// Deliveries of positions sent at `sent` (Unix seconds), with their latencies: those
+    /// sent in the window count, whenever a busy machine let the consumer run.
+    func record(sent: [Double], latencies: [Double]) {
         lock.withLock {
-            guard let window, now >= window.measureStart, now < window.end else { return }
-            counted += latencies.count
-            if keepLatencies { kept.append(contentsOf: latencies) }
+            guard let window else { return }
+            let start = window.measureStart.timeIntervalSince1970, end = window.end.timeIntervalSince1970
+            for (index, at) in sent.enumerated() where at >= start && at < end {
+                counted += 1
+                if keepLatencies { kept.append(latencies[index]) }
+            }
         }
     }
 
