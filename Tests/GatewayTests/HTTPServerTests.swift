@@ -133,7 +133,7 @@ import Testing
             }
             let response = try await client.readResponse()
             #expect(response.status == 408)
-            #expect(ContinuousClock.now - started < .seconds(10), "cut off at the head timeout, not after the whole trickle")
+            #expect(ContinuousClock.now - started < .seconds(25), "cut off at the head timeout, not at the server's 30 s defaults")
             #expect(await server.statistics.timedOut >= 1)
         }
     }

@@ -103,10 +103,11 @@ func withTestServer<T>(
     options.limits.maxHeadBytes = 4096
     options.limits.maxTargetBytes = 1024
     options.limits.maxHeaderCount = 20
-    // Generous by default (tests run beside many others on few cores); the timeout tests set their own.
-    options.limits.headTimeout = .seconds(10)
-    options.limits.bodyTimeout = .seconds(10)
-    options.limits.idleTimeout = .seconds(10)
+    // Generous by default: tests run beside many others on few cores, where a test's task can wait
+    // seconds for a thread. The timeout tests set their own.
+    options.limits.headTimeout = .seconds(30)
+    options.limits.bodyTimeout = .seconds(30)
+    options.limits.idleTimeout = .seconds(30)
     options.maxWebSocketMessage = 64 * 1024
     options.webSocketIdleTimeout = .seconds(30)
     options.webSocketHighWater = 32 * 1024
