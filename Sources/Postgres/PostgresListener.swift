@@ -37,7 +37,7 @@ public final class PostgresListener: Sendable {
     private let state: ListenerLoop
 
     /// The events one at a time.
-    public var events: PostgresListenerEvents { PostgresListenerEvents(batches: batches) }
+    public var events: Unbatched<AsyncStream<[PostgresListenerEvent]>, PostgresListenerEvent> { Unbatched(batches) }
 
     /// Connects, LISTENs on `channels`, and starts delivering. Throws if the first
     /// connection fails; later failures are retried forever until `close()`.
@@ -78,29 +78,6 @@ public final class PostgresListener: Sendable {
         guard !channel.isEmpty, channel.utf8.count <= 63, !channel.utf8.contains(0) else {
             throw PostgresError.client(
                 "channel name \"\(channel)\" must be 1 to 63 bytes with no NUL (PostgreSQL truncates longer names)")
-        }
-    }
-}
-
-/// A listener's events one at a time (its batches, flattened).
-public struct PostgresListenerEvents: AsyncSequence, Sendable {
-    let batches: AsyncStream<[PostgresListenerEvent]>
-
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(batches: batches.makeAsyncIterator()) }
-
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        var batches: AsyncStream<[PostgresListenerEvent]>.Iterator
-        var batch: [PostgresListenerEvent] = []
-        var index = 0
-
-        public mutating func next() async -> PostgresListenerEvent? {
-            while index == batch.count {
-                guard let next = await batches.next() else { return nil }
-                batch = next
-                index = 0
-            }
-            defer { index += 1 }
-            return batch[index]
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 
 /// One subscriber of a relay: a user watching one resort at a time.
 ///
@@ -57,28 +58,23 @@ public final class RelaySubscription: Sendable {
     }
 
     /// The delivered events one by one.
-    public var events: Events { Events(mailbox: mailbox) }
+    public var events: Unbatched<Batches, RelayEvent> { Unbatched(Batches(mailbox: mailbox)) }
 
-    public struct Events: AsyncSequence, Sendable {
-        public typealias Element = RelayEvent
+    /// The delivered events as the mailbox hands them over: everything queued at each wake-up.
+    public struct Batches: AsyncSequence, Sendable {
+        public typealias Failure = Never
         let mailbox: RelayMailbox
 
         public func makeAsyncIterator() -> Iterator { Iterator(mailbox: mailbox) }
 
         public struct Iterator: AsyncIteratorProtocol {
             let mailbox: RelayMailbox
-            var pending: [RelayEvent] = []
-            var index = 0
 
-            public mutating func next() async -> RelayEvent? {
-                if index == pending.count {
-                    guard let batch = await mailbox.next() else { return nil }
-                    pending = batch
-                    index = 0
-                }
-                defer { index += 1 }
-                return pending[index]
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> [RelayEvent]? {
+                await mailbox.next()
             }
+
+            public mutating func next() async -> [RelayEvent]? { await mailbox.next() }
         }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// Waits for the next event of a listener, or fails after `timeout`.
 func nextEvent(
-    _ iterator: inout PostgresListenerEvents.AsyncIterator, timeout: Duration = .seconds(15)
+    _ iterator: inout Unbatched<AsyncStream<[PostgresListenerEvent]>, PostgresListenerEvent>.AsyncIterator, timeout: Duration = .seconds(15)
 ) async throws -> PostgresListenerEvent {
     let deadline = Task { try await Task.sleep(for: timeout) }
     defer { deadline.cancel() }
