@@ -1,7 +1,7 @@
 -- Group grids: conversion, invites, membership RLS, conflicts, blocks, leaving
 -- (T11-T14, T17, T36, T59-T61, T64, T66-T71).
 begin;
-select plan(33);
+select plan(35);
 
 select tests.create_user('ann@example.test', null, '{"username":"ann"}') as a \gset
 select tests.create_user('ben@example.test', null, '{"username":"ben"}') as b \gset
@@ -130,6 +130,9 @@ select is((select row(m.id, m.deleted)::text from grids.moments m where m.user_s
   format('(%s,f)', private.v5('rescue:c0000000-0000-4000-8000-000000000002')), 'T61 a v5 rescue moment holds the square');
 select is((select moment_id from grids.moment_entries where author_id = :'a' and not deleted and body like 'ann words%'),
   private.v5('rescue:c0000000-0000-4000-8000-000000000002'), 'T61 the other member''s entry moved onto it');
+select is((select r.title from grids.moments r where r.id = private.v5('rescue:c0000000-0000-4000-8000-000000000002')),
+  'first', 'T61 the rescue moment keeps the title the deleted moment was logged with');
+select is(coalesce(current_setting('summit.rescue_fields', true), ''), '', 'T61 the details handed to the rescue are taken');
 
 -- T68 / T69 leaving
 select tests.act_as(:'b');

@@ -352,7 +352,8 @@ declare
   m grids.moments;
   v_rescue uuid := private.v5('rescue:' || p_moment_id::text);
   v_first uuid;
-  v_fields jsonb;
+  -- the shared details its BEFORE trigger kept, taken whichever way this ends
+  v_fields jsonb := coalesce(private.take_from_before('summit.rescue_fields', p_moment_id), '{}'::jsonb);
 begin
   select * into m from grids.moments where id = p_moment_id;
   if not found or m.group_id is null or not m.deleted then return; end if;
@@ -375,7 +376,6 @@ begin
     -- someone already put a new moment on the square: the parts go there
     select id into v_rescue from grids.moments where user_square_id = m.user_square_id and not deleted;
   else
-    v_fields := coalesce(nullif(current_setting('summit.rescue_fields', true), '')::jsonb -> p_moment_id::text, '{}'::jsonb);
     insert into grids.moments (id, user_square_id, user_grid_id, user_id, group_id, title, body, happened_on,
                                place, weather, with_whom, audience, created_at, updated_at)
     values (v_rescue, m.user_square_id, m.user_grid_id, v_first, m.group_id,
@@ -673,7 +673,6 @@ begin
       perform private.cascade_moment(new.id);
     else
       perform private.rescue_group_moment(new.id, auth.uid());
-      perform private.take_from_before('summit.rescue_fields', new.id);
     end if;
   end if;
   return null;
