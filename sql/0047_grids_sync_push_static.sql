@@ -171,6 +171,7 @@ declare
   v_outcome text;
   v_code text;
   v_stored jsonb;
+  v_together jsonb;
   v_exists boolean;
 begin
   perform private.require_signed_in();
@@ -187,9 +188,9 @@ begin
   v_allowed := v_cols || private.server_columns() || array['id'];
   v_defaults := private.sync_insert_defaults(p_table);
   if p_table = 'moments' then
-    v_stored := private.sync_push_moments_together(p_rows, v_allowed, v_defaults);
-    if v_stored is not null then
-      return v_stored;
+    v_together := private.sync_push_moments_together(p_rows, v_allowed, v_defaults);
+    if v_together is not null then
+      return v_together;
     end if;
   end if;
   for v_row in select value from jsonb_array_elements(p_rows) loop

@@ -64,6 +64,7 @@ create or replace function private.geohash6(p_lat double precision, p_lon double
   language plpgsql immutable strict parallel safe
   as $$
 declare
+  letters constant text := '028b139c46df57eghksujmtvnqwyprxz';
   x int;
   y int;
 begin
@@ -76,12 +77,12 @@ begin
   y := least(32767, pg_catalog.floor((p_lat + 90) / 180 * 32768))::int;
   y := y - (p_lat < -90 + y * 0.0054931640625::float8)::int
          + (y < 32767 and p_lat >= -90 + (y + 1) * 0.0054931640625::float8)::int;
-  return pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (x >> 12 & 7) * 4 + (y >> 13 & 3) + 1, 1)
-      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (y >> 10 & 7) * 4 + (x >> 10 & 3) + 1, 1)
-      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (x >> 7 & 7) * 4 + (y >> 8 & 3) + 1, 1)
-      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (y >> 5 & 7) * 4 + (x >> 5 & 3) + 1, 1)
-      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (x >> 2 & 7) * 4 + (y >> 3 & 3) + 1, 1)
-      || pg_catalog.substr('028b139c46df57eghksujmtvnqwyprxz', (y & 7) * 4 + (x & 3) + 1, 1);
+  return pg_catalog.substr(letters, (x >> 12 & 7) * 4 + (y >> 13 & 3) + 1, 1)
+      || pg_catalog.substr(letters, (y >> 10 & 7) * 4 + (x >> 10 & 3) + 1, 1)
+      || pg_catalog.substr(letters, (x >> 7 & 7) * 4 + (y >> 8 & 3) + 1, 1)
+      || pg_catalog.substr(letters, (y >> 5 & 7) * 4 + (x >> 5 & 3) + 1, 1)
+      || pg_catalog.substr(letters, (x >> 2 & 7) * 4 + (y >> 3 & 3) + 1, 1)
+      || pg_catalog.substr(letters, (y & 7) * 4 + (x & 3) + 1, 1);
 end
 $$;
 
