@@ -21,8 +21,8 @@ extension MeetSolver {
         let labels = forest.labels(at: target.node)
         guard let best = labels.min(by: { a, b in
             let x = forest.labels[Int(a)], y = forest.labels[Int(b)]
-            let keyX = (JointChoice.milliseconds(x.cautiousTime), JointChoice.milliseconds(x.time), x.actions)
-            let keyY = (JointChoice.milliseconds(y.cautiousTime), JointChoice.milliseconds(y.time), y.actions)
+            let keyX = (Milliseconds.rounded(x.cautiousTime), Milliseconds.rounded(x.time), x.actions)
+            let keyY = (Milliseconds.rounded(y.cautiousTime), Milliseconds.rounded(y.time), y.actions)
             return keyX != keyY ? keyX < keyY : a < b
         }) else {
             func reaches(_ rules: RoutingRules) -> Bool {

@@ -57,5 +57,9 @@ struct Label: Sendable {
     }
 
     /// Mean plus half a standard deviation: the overflow ranking's first key.
-    var cautiousTime: Double { time + 0.5 * variance.squareRoot() }
+    var cautiousTime: Double { Self.cautious(time: time, variance: variance) }
+
+    /// The same from a mean and a variance held elsewhere (a forest's places).
+    @inline(__always)
+    static func cautious(time: Double, variance: Double) -> Double { time + 0.5 * variance.squareRoot() }
 }

@@ -27,7 +27,7 @@ struct LabelForest: Sendable {
 
         @inline(__always)
         init(_ label: Label, id: Int32) {
-            time = Milliseconds.rounded(label.time)
+            time = label.roundedTime
             variance = label.variance
             current = label.current
             actions = label.actions
@@ -66,13 +66,6 @@ struct LabelForest: Sendable {
         } else {
             self = LabelForest(nodeCount: nodeCount)
         }
-    }
-
-    /// Calls `body` with each label standing at a node, in slot order, without allocating.
-    @inline(__always)
-    func forEachLabel(at node: Int32, _ body: (Int32) -> Void) {
-        let base = Int(node) * Self.capacity
-        for slot in 0..<Int(counts[Int(node)]) { body(places[base + slot].id) }
     }
 
     /// Calls `body` with the place of each label standing at a node, in slot order.

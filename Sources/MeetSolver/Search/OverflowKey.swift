@@ -14,16 +14,10 @@ struct OverflowKey {
     @inline(__always)
     init(time: Int64, exactTime: Double, variance: Double, current: Double, actions: Int32, id: Int32) {
         self.time = time
-        cautious = Milliseconds.rounded(exactTime + 0.5 * variance.squareRoot())
+        cautious = Milliseconds.rounded(Label.cautious(time: exactTime, variance: variance))
         self.actions = actions
         self.current = current
         self.id = id
-    }
-
-    @inline(__always)
-    init(_ label: Label, id: Int32) {
-        self.init(time: label.roundedTime, exactTime: label.time, variance: label.variance, current: label.current,
-                  actions: label.actions, id: id)
     }
 
     /// Least time first, then the overflow order: the label that is always kept.

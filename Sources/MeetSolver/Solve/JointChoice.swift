@@ -32,7 +32,7 @@ struct JointChoice {
 
     /// Score, arrival, spread and uncertainty in whole milliseconds: what ranking compares.
     var key: (Int64, Int64, Int64, Int64) {
-        (Self.milliseconds(score), Self.milliseconds(arrival), Self.milliseconds(spread), Self.milliseconds(uncertainty))
+        (Milliseconds.rounded(score), Milliseconds.rounded(arrival), Milliseconds.rounded(spread), Milliseconds.rounded(uncertainty))
     }
 
     /// Whether the millisecond keys of `a` come before those of `b`, or nil
@@ -44,8 +44,6 @@ struct JointChoice {
         let x = a.key, y = b.key
         return x == y ? nil : x < y
     }
-
-    static func milliseconds(_ seconds: Double) -> Int64 { Milliseconds.rounded(seconds) }
 
     /// Within one candidate: score, arrival, spread, uncertainty, actions, then label order.
     static func pairBefore(_ a: JointChoice, _ b: JointChoice) -> Bool {
