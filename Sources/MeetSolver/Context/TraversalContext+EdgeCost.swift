@@ -22,12 +22,11 @@ extension TraversalContext {
         let edge = environment.graph.edges[index]
         switch edge.kind {
         case .run:
-            if !edge.isOpen && !rules.ignoresClosures { return nil }
-            if !plans[index].abilityAllowed && !rules.ignoresAbility { return nil }
+            guard mayTake(run: index, edge, rules) else { return nil }
             let edgeTemperature = moment.weather.temperature(atElevation: edge.midpointElevation)
-            return runTime(index, edge, moment, surface: snowSurface(of: edge, at: moment, edgeTemperature: edgeTemperature),
-                           edgeTemperature: edgeTemperature)
-                .map { EdgeCost(time: $0, std: std(of: index, kind: .run, time: $0)) }
+            let surface = Self.snowSurface(aspect: edge.aspect, aspectVariance: edge.aspectVariance,
+                                           temperature: edgeTemperature, at: moment)
+            return runCost(index, edge, moment, surface: surface, edgeTemperature: edgeTemperature)
         case .traverse:
             return connectorTime(edge, moment, rules).map { EdgeCost(time: $0, std: std(of: index, kind: .traverse, time: $0)) }
         case .lift:
@@ -44,30 +43,48 @@ extension TraversalContext {
     @inline(__always)
     func cost(along edge: OutEdge, position: Int, at moment: Moment, weather: Int32, rules: RoutingRules,
               memo: inout EdgeCostMemo) -> EdgeCost? {
-        let surface: SnowSurface?
+        let index = Int(edge.index)
         switch edge.kind {
         case .lift:
-            return cost(of: Int(edge.index), at: moment, rules: rules)
+            return cost(of: index, at: moment, rules: rules)
         case .traverse:
-            surface = nil
+            if let known = memo.cost(position, weather, nil) { return known }
+            let cost = cost(of: index, at: moment, rules: rules)
+            memo.remember(cost, position, weather, nil)
+            return cost
         case .run:
-            surface = moment.sun.map {
-                SnowSurface.of(aspect: edge.aspect, aspectVariance: edge.aspectVariance, sun: $0, cloudCover: moment.weather.cloudCover,
-                               temperature: moment.weather.temperature(atElevation: edge.midpointElevation))
-            }
+            // The surface is the memo's key and the run time's input: worked out once for both.
+            let edgeTemperature = moment.weather.temperature(atElevation: edge.midpointElevation)
+            let surface = Self.snowSurface(aspect: edge.aspect, aspectVariance: edge.aspectVariance,
+                                           temperature: edgeTemperature, at: moment)
+            if let known = memo.cost(position, weather, surface) { return known }
+            let full = environment.graph.edges[index]
+            let cost = mayTake(run: index, full, rules)
+                ? runCost(index, full, moment, surface: surface, edgeTemperature: edgeTemperature) : nil
+            memo.remember(cost, position, weather, surface)
+            return cost
         }
-        if let known = memo.cost(position, weather, surface) { return known }
-        let cost = cost(of: Int(edge.index), at: moment, rules: rules)
-        memo.remember(cost, position, weather, surface)
-        return cost
+    }
+
+    /// Whether the rules let the skier onto run `index` at all: open, and within their ability.
+    @inline(__always)
+    private func mayTake(run index: Int, _ edge: borrowing RoutingEdge, _ rules: RoutingRules) -> Bool {
+        (edge.isOpen || rules.ignoresClosures) && (plans[index].abilityAllowed || rules.ignoresAbility)
+    }
+
+    @inline(__always)
+    private func runCost(_ index: Int, _ edge: RoutingEdge, _ moment: Moment, surface: SnowSurface?, edgeTemperature: Double) -> EdgeCost? {
+        runTime(index, edge, moment, surface: surface, edgeTemperature: edgeTemperature)
+            .map { EdgeCost(time: $0, std: std(of: index, kind: .run, time: $0)) }
     }
 
     /// What the sun does to a run's snow at `moment` (nil without a clock).
     @inline(__always)
-    private func snowSurface(of edge: borrowing RoutingEdge, at moment: Moment, edgeTemperature: Double) -> SnowSurface? {
+    private static func snowSurface(aspect: (cos: Double, sin: Double)?, aspectVariance: Double, temperature: Double,
+                                    at moment: Moment) -> SnowSurface? {
         guard let sun = moment.sun else { return nil }
-        return SnowSurface.of(aspect: edge.aspect, aspectVariance: edge.aspectVariance, sun: sun,
-                              cloudCover: moment.weather.cloudCover, temperature: edgeTemperature)
+        return SnowSurface.of(aspect: aspect, aspectVariance: aspectVariance, sun: sun,
+                              cloudCover: moment.weather.cloudCover, temperature: temperature)
     }
 
     /// The cost of only the last `1 − fraction` of an edge the skier is
