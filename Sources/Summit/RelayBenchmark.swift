@@ -95,7 +95,9 @@ public struct RelayBenchmark: Sendable {
     public var settings: Settings
     static let resort = "bench"
     static let rawChannel = "pos:resort:bench-raw"
-    static let measuredMark = #""n":"bench-m""#
+    /// The raw packets' label while the window is measured: the listener counts those.
+    static let measuredLabel = "bench-m"
+    static let measuredMark = #""n":"\#(measuredLabel)""#
 
     public init(_ settings: Settings) {
         self.settings = settings
@@ -278,9 +280,7 @@ public struct RelayBenchmark: Sendable {
             }
             return try await group.reduce(0, +)
         }
-        // Until the listener has read everything sent in the window (or 10 s have passed).
-        let drained = Date().addingTimeInterval(10)
-        while tally.count < counts, Date() < drained { try await Task.sleep(for: .milliseconds(20)) }
+        try await tally.settle(expecting: counts)
         for publisher in publishers { try await publisher.simpleQuery("reset synchronous_commit") }
         return Measurement(publishes: Double(counts) / settings.seconds, deliveries: Double(tally.count) / settings.seconds)
     }
@@ -317,14 +317,8 @@ public struct RelayBenchmark: Sendable {
             }
             return try await group.reduce(0, +)
         }
-        // Let the backlog drain, so every delivery sent in the window is counted and the
-        // next run starts from a quiet relay: until the count holds still (at most 10 s).
-        let giveUp = Date().addingTimeInterval(10)
-        var before: Int
-        repeat {
-            before = tally.count
-            try await Task.sleep(for: .milliseconds(250))
-        } while tally.count != before && Date() < giveUp
+        // Every delivery sent in the window counted, and the next run starts from a quiet relay.
+        try await tally.settle()
         return Measurement(publishes: Double(counts) / settings.seconds, deliveries: Double(tally.count) / settings.seconds,
                            latencies: tally.latencies)
     }
@@ -344,7 +338,7 @@ public struct RelayBenchmark: Sendable {
     /// label says whether it was sent in the measured window (`measuredMark`) or before.
     static func packet(user: UUID, turn: Int, at date: Date, measured: Bool) -> String {
         let sample = sample(user: user, turn: turn, at: date)
-        let label = measured ? "bench-m" : "bench-w"
+        let label = measured ? measuredLabel : "bench-w"
         return #"{"u":"\#(user.uuidString.lowercased())","n":"\#(label)","lat":\#(sample.latitude),"lon":\#(sample.longitude),"#
             + #""at":\#(String(format: "%.6f", date.timeIntervalSince1970)),"acc":5,"r":"\#(resort)"}"#
     }
@@ -388,6 +382,20 @@ final class Tally: @unchecked Sendable {
             keepLatencies = keepingLatencies
             counted = 0
             kept.removeAll()
+        }
+    }
+
+    /// Waits for deliveries still on their way: until `expected` are counted, or else
+    /// until the count holds still for a quarter of a second; at most 10 s.
+    func settle(expecting expected: Int? = nil) async throws {
+        let giveUp = ContinuousClock.now + .seconds(10)
+        var before = -1
+        while ContinuousClock.now < giveUp {
+            let now = count
+            if let expected, now >= expected { return }
+            if expected == nil, now == before { return }
+            before = now
+            try await Task.sleep(for: .milliseconds(expected == nil ? 250 : 20))
         }
     }
 
