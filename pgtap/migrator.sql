@@ -12,7 +12,7 @@ select is(
 select is(
   (select string_agg(version::text, ',' order by version) from summit.schema_migrations where version in (1, 2)),
   '1,2', 'the auth and clock migrations are applied');
-select ok((select count(*) from summit.repeatable_scripts where file_name = '0001_summit_clock.sql') = 1,
+select ok((select count(*) from summit.repeatable_scripts where file_name = 'summit/clock.sql') = 1,
   'repeatable scripts are recorded by file name');
 select throws_ok(
   $$insert into summit.schema_migrations (version, name, sha256, duration_ms) values (1, 'again', repeat('0', 64), 0)$$,

@@ -27,7 +27,7 @@ select is((select array_agg(p.proname::text order by p.proname) from pg_proc p j
 select is((select array_agg(p.proname::text order by p.proname) from pg_proc p join pg_namespace n on n.oid = p.pronamespace
            where n.nspname = 'mountain' and has_function_privilege('authenticated', p.oid, 'execute')
              and p.proname in ('apply_canonical_manifest', 'publish_canonical_manifest', 'record_resort_graph_blob',
-                               'replace_canonical_rendezvous_points', 'record_resort_status', 'canonical_manifest_document')),
+                               'record_resort_status', 'canonical_manifest_document')),
   null, 'authenticated executes none of the writing RPCs');
 select is((select count(*)::int from information_schema.table_privileges
            where grantee in ('authenticated', 'anon') and table_schema = 'mountain'

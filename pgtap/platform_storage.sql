@@ -1,7 +1,7 @@
 -- Platform, privileges and storage (T01-T06, T16, T18-T21; T22, T23 and the
 -- storage half of T05 are in storage_objects.sql).
 begin;
-select plan(20);
+select plan(27);
 
 select tests.create_user('pia@example.test', null, '{"username":"pia"}') as p \gset
 select tests.create_user('quin@example.test', null, '{"username":"quin"}') as q \gset
@@ -76,6 +76,23 @@ select tests.act_as(:'q');
 select is((select count(*)::int from storage.objects), 0, 'T20 the object is unreadable once its grid is narrowed to Private');
 select tests.act_as_service();
 select ok((select count(*) from grids.moments) > 0 and (select count(*) from social.friendships) > 0, 'T18 service_role sees every row');
+
+-- Buckets are the backend's: the gateway serves their verbs to the service role
+-- only, and the database holds the same line.
+select tests.act_as(:'p');
+select throws_ok($$insert into storage.buckets (id, name) values ('mine', 'mine')$$, '42501', null,
+  'a user cannot create a bucket');
+select throws_ok($$update storage.buckets set public = true where id = 'avatars'$$, '42501', null, 'a user cannot change a bucket');
+select throws_ok($$delete from storage.buckets where id = 'avatars'$$, '42501', null, 'a user cannot delete a bucket');
+select tests.act_as_anon();
+select throws_ok($$update storage.buckets set public = true where id = 'photos'$$, '42501', null, 'anon cannot change a bucket');
+select tests.clear_authentication();
+select is((select string_agg(id || '=' || public::text, ',' order by id) from storage.buckets), 'avatars=false,photos=false',
+  'neither a user nor anon changes or deletes a bucket');
+select tests.act_as_service();
+update storage.buckets set file_size_limit = 1 where id = 'photos';
+select is((select file_size_limit from storage.buckets where id = 'photos'), 1::bigint, 'the service role changes a bucket');
+select ok((select updated_at is not null from storage.buckets where id = 'photos'), 'buckets say when they changed (updated_at)');
 
 select * from finish();
 rollback;

@@ -11,6 +11,11 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible, Equatable 
     case renamedAfterApply(version: Int, applied: String, current: String)
     case outOfOrder(fileName: String, newestApplied: String)
     case failed(fileName: String, line: Int?, message: String)
+    case missingOrder
+    case listedTwice(String, first: Int, second: Int)
+    case listedButMissing(String, line: Int)
+    case unlisted(String)
+    case definedTwice(String, first: String, firstLine: Int, second: String, secondLine: Int)
 
     public var description: String {
         switch self {
@@ -34,6 +39,16 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible, Equatable 
             "migration \(version) was applied as \(applied) but the file is now \(current): restore the original name"
         case .outOfOrder(let file, let newest):
             "migrations/\(file) is older than \(newest), which is already applied: renumber it after \(newest)"
+        case .missingOrder:
+            "sql/order.txt is missing: list every file under sql/ in it, one path per line, in the order they apply"
+        case .listedTwice(let path, let first, let second):
+            "sql/order.txt lists \(path) twice (lines \(first) and \(second)): keep the one where it belongs in the order"
+        case .listedButMissing(let path, let line):
+            "sql/order.txt line \(line) lists \(path), which is not in sql/: restore the file or remove the line"
+        case .unlisted(let path):
+            "sql/\(path) is not in sql/order.txt: add it where it belongs in the order"
+        case .definedTwice(let object, let first, let firstLine, let second, let secondLine):
+            "\(object) is defined in \(first) line \(firstLine) and again in \(second) line \(secondLine), which silently replaces it: keep one definition"
         case .failed(let file, let line, let message):
             "\(file)\(line.map { " line \($0)" } ?? ""): \(message) — nothing from this file was kept"
         }

@@ -10,8 +10,9 @@ public struct Migration: Sendable, Equatable {
     public let sha256: String
 }
 
-/// One repeatable definition file: `sql/*.sql`, re-applied whenever the set changes.
+/// One repeatable definition file under `sql/`, re-applied whenever the set changes.
 public struct RepeatableScript: Sendable, Equatable {
+    /// Its path under `sql/`, as `sql/order.txt` lists it: `grids/policies.sql`.
     public let fileName: String
     public let sql: String
     public let sha256: String
@@ -44,12 +45,59 @@ public struct MigrationSource: Sendable {
                                         sha256: SHA256.hex(sql)))
         }
         var repeatables: [RepeatableScript] = []
-        for fileName in try Self.sqlFiles(in: repeatablesDirectory) {
+        var definedAt: [SQLDefinitions.Definition: (file: String, line: Int)] = [:]
+        for fileName in try Self.repeatableOrder(in: repeatablesDirectory) {
             let sql = try Self.read(repeatablesDirectory.appendingPathComponent(fileName))
             try Self.rejectTransactionControl(sql, fileName: "sql/\(fileName)")
+            for (definition, line) in SQLDefinitions.definitions(in: sql) {
+                if let first = definedAt[definition], first.file != fileName {
+                    throw MigrationError.definedTwice(definition.description, first: "sql/\(first.file)", firstLine: first.line,
+                                                      second: "sql/\(fileName)", secondLine: line)
+                }
+                definedAt[definition] = definedAt[definition] ?? (fileName, line)
+            }
             repeatables.append(RepeatableScript(fileName: fileName, sql: sql, sha256: SHA256.hex(sql)))
         }
         self.init(migrations: migrations.sorted { $0.version < $1.version }, repeatables: repeatables)
+    }
+
+    /// The file that gives the order `sql/` is applied in: one path per line, `#` comments.
+    public static let orderFileName = "order.txt"
+
+    /// The paths `sql/order.txt` lists, checked against the folder: every `.sql`
+    /// file under `sql/` is listed exactly once, and every listed file exists.
+    static func repeatableOrder(in directory: URL) throws -> [String] {
+        let orderFile = directory.appendingPathComponent(orderFileName)
+        guard FileManager.default.fileExists(atPath: orderFile.path) else {
+            guard FileManager.default.fileExists(atPath: directory.path) else {
+                throw MigrationError.missingDirectory(directory.path)
+            }
+            throw MigrationError.missingOrder
+        }
+        let onDisk = Set(try sqlFiles(under: directory))
+        var listed: [String: Int] = [:]
+        var order: [String] = []
+        for (index, raw) in try read(orderFile).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let path = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                .trimmingCharacters(in: .whitespaces)
+            guard !path.isEmpty else { continue }
+            if let first = listed[path] { throw MigrationError.listedTwice(path, first: first, second: index + 1) }
+            guard onDisk.contains(path) else { throw MigrationError.listedButMissing(path, line: index + 1) }
+            listed[path] = index + 1
+            order.append(path)
+        }
+        if let unlisted = onDisk.subtracting(listed.keys).sorted().first {
+            throw MigrationError.unlisted(unlisted)
+        }
+        return order
+    }
+
+    /// Every `.sql` file below `directory`, as paths relative to it.
+    private static func sqlFiles(under directory: URL) throws -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else {
+            throw MigrationError.missingDirectory(directory.path)
+        }
+        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".sql") }
     }
 
     /// `0007_add_shelves.sql` → (7, "add_shelves").
@@ -76,7 +124,7 @@ public struct MigrationSource: Sendable {
         return names.filter { $0.hasSuffix(".sql") }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
-    private static func read(_ url: URL) throws -> String {
+    static func read(_ url: URL) throws -> String {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw MigrationError.unreadable(url.path)
         }

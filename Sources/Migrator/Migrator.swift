@@ -6,7 +6,8 @@ import Postgres
 /// Migrations run in version order, each once, each in a transaction of its own,
 /// and are recorded with their SHA-256 in `summit.schema_migrations`; an applied
 /// file that later changes or disappears stops everything with an error naming
-/// it. Repeatable scripts (`sql/`) are re-applied, all of them in file order in
+/// it. Repeatable scripts (`sql/`) are re-applied, all of them in the order of
+/// `sql/order.txt` in
 /// one transaction, whenever any of them changed or a migration ran: a migration
 /// that drops and re-creates a table also drops its policies and triggers, and
 /// re-applying the whole set is the one way to be sure they all exist.

@@ -1,4 +1,5 @@
 import CLibPQ
+import DedicatedThread
 import Foundation
 
 /// One connection to PostgreSQL.

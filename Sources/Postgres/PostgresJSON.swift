@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 /// A Codable value stored as `jsonb` (or read from `json`).
 ///
@@ -22,7 +23,7 @@ public struct PostgresJSON<Value: Codable & Sendable>: PostgresEncodable, Postgr
     public init(postgresCell cell: PostgresCell) throws {
         let bytes = try cell.nonNull(Value.self)
         do {
-            value = try PostgresJSONCoding.decoder.decode(Value.self, from: Data(bytes))
+            value = try PostgresJSONCoding.decode(Value.self, from: bytes)
         } catch {
             throw cell.failure(Value.self, "JSON does not match: \(error)")
         }
@@ -52,5 +53,13 @@ public enum PostgresJSONCoding {
             return date
         }
         return decoder
+    }
+
+    /// A JSON value or field as `T`, through `decoder`. A document nested deeper
+    /// than `JSONDepth.limit` is refused as `JSONTooDeep`, which says so (JSONDecoder
+    /// itself would say only that the data is not valid JSON).
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+        try JSONDepth.check(bytes)
+        return try decoder.decode(T.self, from: Data(bytes))
     }
 }

@@ -25,7 +25,7 @@ extension PostgresRow {
             }
             let bytes = try cell.nonNull(T.self)
             do {
-                return try PostgresJSONCoding.decoder.decode(T.self, from: Data(bytes))
+                return try PostgresJSONCoding.decode(T.self, from: bytes)
             } catch {
                 throw cell.failure(T.self, "JSON does not match: \(error)")
             }

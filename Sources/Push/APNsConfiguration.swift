@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 /// Where and as whom Summit talks to APNs: the team, the auth key (its id and
 /// the .p8 file), the app's bundle id (the topic), and the two endpoints.
@@ -6,12 +7,17 @@ import Foundation
 /// Read from the environment — the names of the push runbook (`APNS_TEAM_ID`,
 /// `APNS_KEY_ID`, `APNS_AUTH_KEY` or `APNS_KEY_FILE`, `APNS_TOPIC` or
 /// `APNS_BUNDLE_ID`, and optionally `APNS_PRODUCTION_URL`, `APNS_SANDBOX_URL`,
-/// `APNS_CA_FILE`) — or from a JSON file with the same keys in lower case
+/// `APNS_CA_FILE`, `APNS_TIMEOUT_SECONDS`, `APNS_TOKEN_REFRESH_MINUTES`,
+/// `APNS_CONCURRENCY`) — or from a JSON file with the same keys in lower case
 /// without the prefix (`team_id`, `key_id`, `key_file`, `topic`, …). The key
 /// never lives in the repository.
 public struct APNsConfiguration: Sendable {
     public static let productionURL = URL(string: "https://api.push.apple.com")!
     public static let sandboxURL = URL(string: "https://api.sandbox.push.apple.com")!
+    /// Streams in flight on one connection: Apple's documented limit per connection is far above it,
+    /// and beyond a hundred a deliverer's batch, not the connection, is what limits the rate.
+    public static let defaultConcurrency = 100
+    public static let concurrencyRange = 1...1000
 
     public var teamID: String
     public var keyID: String
@@ -19,22 +25,23 @@ public struct APNsConfiguration: Sendable {
     public var privateKeyPEM: String
     /// The app's bundle id: `apns-topic`.
     public var topic: String
-    /// `https://` (TLS, ALPN h2) or `http://` (HTTP/2 with prior knowledge, for a local stand-in).
+    /// `https://` (TLS, ALPN h2) or `http://` (h2c through the HTTP/1.1 Upgrade, for a local stand-in).
     public var productionURL: URL
     public var sandboxURL: URL
     /// Extra trust anchors for TLS (PEM), for an endpoint with a private certificate.
     public var caFile: String?
-    /// How long a connect, a read or a write may take.
+    /// How long one notification may take once it is on the connection, connecting and the TLS handshake included.
     public var timeout: Duration
     /// How long one provider token is reused (kept between 20 and 55 minutes).
     public var tokenRefreshInterval: TimeInterval
-    /// How many connections per environment send side by side (1 to 32).
-    public var connections: Int
+    /// How many notifications may be in flight at once as streams on the one HTTP/2
+    /// connection per environment (`concurrencyRange`); 1 sends one at a time.
+    public var concurrency: Int
 
     public init(teamID: String, keyID: String, privateKeyPEM: String, topic: String,
                 productionURL: URL = APNsConfiguration.productionURL, sandboxURL: URL = APNsConfiguration.sandboxURL,
                 caFile: String? = nil, timeout: Duration = .seconds(15), tokenRefreshInterval: TimeInterval = 40 * 60,
-                connections: Int = 4) {
+                concurrency: Int = APNsConfiguration.defaultConcurrency) {
         self.teamID = teamID
         self.keyID = keyID
         self.privateKeyPEM = privateKeyPEM
@@ -44,7 +51,7 @@ public struct APNsConfiguration: Sendable {
         self.caFile = caFile
         self.timeout = timeout
         self.tokenRefreshInterval = tokenRefreshInterval
-        self.connections = connections
+        self.concurrency = concurrency
     }
 
     public func url(for environment: APNsEnvironment) -> URL {
@@ -63,6 +70,12 @@ public struct APNsConfiguration: Sendable {
     public static func load(file path: String) throws -> APNsConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw APNsConfigurationError("cannot read \(path)", fix: "pass the path of the APNs configuration (a JSON file)")
+        }
+        do {
+            try JSONDepth.check(data)
+        } catch {
+            throw APNsConfigurationError("\(path) is too deep at byte \(error.offset): \(error.reason)",
+                fix: #"the configuration is one flat object, {"team_id": "…", "key_id": "…", "key_file": "AuthKey_….p8", "topic": "com.example.app"}"#)
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw APNsConfigurationError("\(path) is not a JSON object",
@@ -91,7 +104,13 @@ public struct APNsConfiguration: Sendable {
             return value
         }
         let known: Set = ["team_id", "key_id", "auth_key", "key_file", "topic", "bundle_id", "production_url",
-                          "sandbox_url", "ca_file", "environment", "timeout_seconds", "token_refresh_minutes", "connections"]
+                          "sandbox_url", "ca_file", "environment", "timeout_seconds", "token_refresh_minutes", "concurrency"]
+        if settings["connections"] != nil {
+            throw APNsConfigurationError("\(source) sets \(name("connections")), which Summit no longer reads",
+                fix: "Summit sends on one HTTP/2 connection per APNs endpoint: set \(name("concurrency")) instead, "
+                    + "the notifications in flight on it (\(concurrencyRange.lowerBound) to \(concurrencyRange.upperBound), "
+                    + "default \(defaultConcurrency))")
+        }
         if let unknown = settings.keys.sorted().first(where: { !known.contains($0) }) {
             throw APNsConfigurationError("\(source) sets \(name(unknown)), which Summit does not know",
                 fix: "use \(known.sorted().map(name).joined(separator: ", "))")
@@ -136,11 +155,14 @@ public struct APNsConfiguration: Sendable {
             }
             configuration.tokenRefreshInterval = minutes * 60
         }
-        if let text = settings["connections"] {
-            guard let count = Int(text), (1...32).contains(count) else {
-                throw APNsConfigurationError("\(name("connections")) must be a whole number from 1 to 32, not \(text)")
+        if let text = settings["concurrency"] {
+            guard let count = Int(text.trimmingCharacters(in: .whitespaces)), concurrencyRange.contains(count) else {
+                throw APNsConfigurationError(
+                    "\(name("concurrency")) must be a whole number from \(concurrencyRange.lowerBound) to \(concurrencyRange.upperBound), not \(text)",
+                    fix: "it is how many notifications are in flight at once on the one HTTP/2 connection to each APNs endpoint "
+                        + "(default \(defaultConcurrency); 1 sends them one after another)")
             }
-            configuration.connections = count
+            configuration.concurrency = count
         }
         return configuration
     }

@@ -32,18 +32,17 @@ public struct APNsNotification: Sendable {
         self.expiration = expiration
     }
 
-    func request(topic: String, bearer: String) -> HTTP2Request {
+    func request(origin: String, topic: String, bearer: String) -> HTTPRequest {
         var headers: [(name: String, value: String)] = [
             ("authorization", "bearer " + bearer),
             ("apns-topic", topic),
             ("apns-push-type", pushType.rawValue),
             ("apns-priority", String(priority)),
             ("content-type", "application/json"),
-            ("content-length", String(payload.count)),
         ]
         if let collapseID { headers.append(("apns-collapse-id", collapseID)) }
         if let id { headers.append(("apns-id", id.uuidString.lowercased())) }
         if let expiration { headers.append(("apns-expiration", String(max(0, Int(expiration.timeIntervalSince1970))))) }
-        return HTTP2Request(method: "POST", path: "/3/device/" + deviceToken, headers: headers, body: Array(payload))
+        return HTTPRequest(url: origin + "/3/device/" + deviceToken, headers: headers, body: Array(payload))
     }
 }

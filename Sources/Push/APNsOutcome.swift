@@ -45,7 +45,7 @@ public struct APNsResponse: Sendable, Equatable {
     public var apnsID: String?
     public var outcome: APNsOutcome
 
-    init(_ response: HTTP2Response) {
+    init(_ response: HTTPResponse) {
         status = response.status
         apnsID = response.header("apns-id")
         let body = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]

@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 
 /// The provider authentication token APNs expects in `authorization: bearer …`:
@@ -49,8 +50,9 @@ final class APNsProviderToken: @unchecked Sendable {
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": keyID], options: [.sortedKeys])
         let claims = try JSONSerialization.data(withJSONObject: ["iss": teamID, "iat": Int(issuedAt.timeIntervalSince1970)],
                                                 options: [.sortedKeys])
-        let signingInput = header.base64URLEncoded + "." + claims.base64URLEncoded
-        let signature = try signer.sign(Array(signingInput.utf8))
-        return signingInput + "." + Data(signature).base64URLEncoded
+        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(claims)
+        let signature: [UInt8]
+        do { signature = try signer.sign(Array(signingInput.utf8)) } catch { throw APNsConfigurationError(error) }
+        return signingInput + "." + Base64URL.encode(signature)
     }
 }

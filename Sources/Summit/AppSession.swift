@@ -1,6 +1,7 @@
 import Foundation
 import Migrator
 import Postgres
+import SummitDatabase
 
 /// The apps' side of Summit, for the command line: one connection to Summit's
 /// database on which commands find people and call the RPCs as a user (or as

@@ -3,6 +3,7 @@ import ActivityImport
 import Migrator
 import Postgres
 import PostgresServer
+import SummitDatabase
 
 /// The `summit` command line: the table of commands and the error handling around them.
 public enum SummitCLI {
@@ -17,12 +18,17 @@ public enum SummitCLI {
             MigrateCommand.command, DatabaseCommands.testDB, DatabaseCommands.rpc,
             UsersCommand.command, FriendsCommand.command, GridsCommand.command, AdminCommand.command,
             ResortCommand.command, ActivityCommand.command, PhoneCommand.command,
-            PresenceCommand.command, WorkerCommand.command, FeedsCommand.command, WeatherCommand.command, ServeCommand.command, MeetCommand.command, DemoCommand.command, BenchCommand.command,
+            PresenceCommand.command, WorkerCommand.command, FeedsCommand.command, WeatherCommand.command, ServeCommand.command, MeetCommand.command, DemoCommand.command, BenchForwardCommand.command,
             PushCommand.command,
         ])
 
     /// Runs the command line and returns the exit status.
     public static func main(_ words: [String]) async -> Int32 {
+        await main(words, root: root)
+    }
+
+    /// Runs the command table under `root` (summit's own, or another program's built on it).
+    package static func main(_ words: [String], root: Command) async -> Int32 {
         let console = Console()
         do {
             switch try ArgumentParser.parse(words, root: root, workspace: { try Workspace.locate() }, console: console) {
@@ -33,7 +39,7 @@ public enum SummitCLI {
                 return try await command.run!(invocation)
             }
         } catch {
-            console.note("summit: error: " + message(for: error))
+            console.note("\(root.name): error: " + message(for: error))
             return (error as? CLIError)?.exitCode ?? 1
         }
     }
@@ -42,6 +48,7 @@ public enum SummitCLI {
     static func message(for error: any Error) -> String {
         switch error {
         case let error as CLIError: return error.description
+        case let error as SetupError: return error.description
         case let error as RPCRefusal: return error.description
         case let error as ClusterError: return error.description
         case let error as MigrationError: return error.description

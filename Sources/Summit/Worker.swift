@@ -63,7 +63,7 @@ public actor Worker {
         try await connection.query("select meet.expire_stale_meet_requests()", as: .serviceRole).scalar(Int.self)
     }
 
-    /// The periodic jobs, by the names their leases carry (and the README's pg_cron table).
+    /// The periodic jobs, by the names their leases carry (and the pg_cron table in docs/feeds-and-jobs.md).
     public static func jobs(_ options: Options, log: @escaping @Sendable (String) -> Void) -> [ScheduledJob] {
         var jobs = [
             ScheduledJob(name: "meet-request-expiry", every: options.meetRequestSweepInterval) { db in

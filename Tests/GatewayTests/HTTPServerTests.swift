@@ -1,10 +1,11 @@
 import Foundation
 import Gateway
+import OwnThread
 import Testing
 
 /// The HTTP/1.1 server against real sockets: keep-alive, pipelining, chunked
 /// bodies, limits, timeouts and shutdown.
-@Suite struct HTTPServerTests {
+@Suite(.ownThread) struct HTTPServerTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         try await withTestServer { server in
             let client = try RawClient(port: server.port)

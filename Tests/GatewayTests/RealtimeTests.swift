@@ -49,8 +49,6 @@ import Testing
             #expect(reason(try await client.join("room", config: ["private": true])).contains("private channels"))
             #expect(reason(try await client.join("pos:resort:vail")).contains("sign in"))
             #expect(reason(try await client.join("pos:resort:vail", accessToken: ann.accessToken)) == "")
-            #expect(reason(try await client.join("x", config: ["postgres_changes": [["event": "*", "schema": "social", "table": "profiles"]]],
-                                                 accessToken: ann.accessToken)).contains("does not send changes"))
             #expect(reason(try await client.join("y", config: ["postgres_changes": [["event": "*", "schema": "social", "table": "friendships",
                                                                                      "filter": "user_a=zz.1"]]],
                                                  accessToken: ann.accessToken)).contains("cannot be read"))
@@ -196,6 +194,62 @@ import Testing
             await a.gateway.shutdown()
             _ = try await bobSocket.next(timeout: .seconds(15)) { message in
                 message.event == "presence_diff" && (message.body["leaves"] as? [String: Any])?["ann"] != nil
+            }
+        }
+    }
+
+    /// The platform answers a join naming a table that sends no changes ok, then says
+    /// why in a system message with status error, at once; the channel's other
+    /// bindings are not subscribed either, and broadcast goes on.
+    @Test func aTableThatSendsNoChangesIsToldAtOnceInASystemMessage() async throws {
+        try await withGateway { gateway in
+            let ann = try await gateway.signUp("ann")
+            let bob = try await gateway.signUp("bob")
+            let client = try await PhoenixClient(port: gateway.port, apikey: gateway.anonKey)
+            let bindings: [[String: Any]] = [["event": "*", "schema": "social", "table": "profiles"],
+                                             ["event": "INSERT", "schema": "social", "table": "friendships"]]
+            let started = ContinuousClock.now
+            let joined = try await client.join("mixed", config: ["postgres_changes": bindings, "broadcast": ["self": true]],
+                                               accessToken: ann.accessToken)
+            #expect(joined["status"] as? String == "ok", "\(joined)")
+            let echoed = try #require((joined["response"] as? [String: Any])?["postgres_changes"] as? [[String: Any]])
+            #expect(echoed.map { $0["table"] as? String } == ["profiles", "friendships"], "every binding is echoed, as clients check")
+            let system = try await client.next(timeout: .seconds(3)) { $0.event == "system" && $0.topic == "realtime:mixed" }
+            #expect(ContinuousClock.now - started < .seconds(3), "told at once, not after a client's timeout")
+            #expect(system["ref"] is NSNull, "system messages carry no ref (realtime-py requires null)")
+            #expect(system.body["status"] as? String == "error")
+            #expect(system.body["extension"] as? String == "postgres_changes")
+            #expect(system.body["channel"] as? String == "mixed")
+            let text = system.body["message"] as? String ?? ""
+            #expect(text.hasPrefix("Unable to subscribe to changes with given parameters"), "\(text)")
+            #expect(text.contains("schema: social, table: profiles") && text.contains("social.friendships"), "says which and which do: \(text)")
+            #expect(!(await client.receives(within: .milliseconds(500)) { $0.body["message"] as? String == "Subscribed to PostgreSQL" }))
+
+            // Subscribed to none: a new friendship of ann's is not delivered here.
+            try await gateway.befriend(ann, bob)
+            #expect(!(await client.receives(within: .seconds(1)) { $0.event == "postgres_changes" }))
+            // The channel itself works.
+            await client.push("realtime:mixed", "broadcast", ["type": "broadcast", "event": "hi", "payload": ["n": 1]])
+            _ = try await client.next { $0.event == "broadcast" && $0.topic == "realtime:mixed" }
+        }
+    }
+
+    /// presence_state goes only to channels joined with presence.enabled (true or
+    /// "true", as the platform reads it); a presence key alone does not enable it.
+    @Test func presenceStateOnlyWhenPresenceIsEnabled() async throws {
+        try await withGateway { gateway in
+            let ann = try await gateway.signUp("ann")
+            let client = try await PhoenixClient(port: gateway.port, apikey: gateway.anonKey)
+            let cases: [(String, [String: Any]?, Bool)] = [
+                ("none", nil, false), ("key-only", ["key": "ann"], false), ("disabled", ["key": "ann", "enabled": false], false),
+                ("enabled", ["key": "ann", "enabled": true], true), ("enabled-text", ["enabled": "true"], true),
+            ]
+            for (topic, presence, expected) in cases {
+                var config: [String: Any] = [:]
+                if let presence { config["presence"] = presence }
+                #expect(try await client.join(topic, config: config, accessToken: ann.accessToken)["status"] as? String == "ok")
+                let got = await client.receives(within: .milliseconds(700)) { $0.event == "presence_state" && $0.topic == "realtime:\(topic)" }
+                #expect(got == expected, "\(topic): presence_state \(got ? "sent" : "not sent")")
             }
         }
     }

@@ -183,6 +183,128 @@ import Testing
         }
     }
 
+    /// A set-returning RPC's rows take select, filters, trees, order, limit/offset, Range and
+    /// counts (POST and GET), keep the function's declared column order, and errors name the
+    /// function, never an internal alias.
+    @Test func rpcResultsTakeModifiers() async throws {
+        try await withGateway { gateway in
+            let bob = try await gateway.signUp("bob")
+            for name in ["ann", "carl", "dan"] { try await gateway.befriend(try await gateway.signUp(name), bob) }
+            let base = "/rest/v1/rpc/my_friends"
+            let headers = ["Content-Profile": "social", "Accept-Profile": "social"]
+            func names(_ method: String, _ query: String, _ extra: [String: String] = [:]) async throws -> (RawResponse, [String]) {
+                let response = try await gateway.http(method, base + query, token: bob.accessToken,
+                                                      headers: headers.merging(extra) { $1 }, body: method == "POST" ? Array("{}".utf8) : [])
+                #expect([200, 206].contains(response.status), "\(method) \(query): \(response.status) \(response.text)")
+                return (response, (response.json as? [[String: Any]])?.compactMap { $0["username"] as? String } ?? [])
+            }
+            for method in ["POST", "GET"] {
+                #expect(try await names(method, "?order=username.desc").1 == ["dan", "carl", "ann"])
+                #expect(try await names(method, "?select=username&username=neq.carl&order=username").1 == ["ann", "dan"])
+                #expect(try await names(method, "?or=(username.eq.ann,username.like.d*)&order=username").1 == ["ann", "dan"])
+                let (paged, page) = try await names(method, "?order=username&limit=1&offset=1", ["Prefer": "count=exact"])
+                #expect(page == ["carl"])
+                #expect(paged.status == 206)
+                #expect(paged.headers["content-range"] == "1-1/3")
+                let (ranged, rangePage) = try await names(method, "?order=username", ["Range": "1-2", "Prefer": "count=exact"])
+                #expect(rangePage == ["carl", "dan"])
+                #expect(ranged.headers["content-range"] == "1-2/3")
+                let (selected, _) = try await names(method, "?select=username,since&username=eq.ann")
+                #expect((selected.json as? [[String: Any]])?.first.map { Set($0.keys) } == ["username", "since"])
+            }
+            // The declared order of the function's columns, not jsonb's.
+            let (plain, _) = try await names("POST", "")
+            let text = plain.text
+            let positions = ["user_id", "username", "display_name", "avatar_path", "since"].map { text.range(of: "\"\($0)\"")?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil } && positions == positions.sorted { $0! < $1! }, "\(text)")
+            let head = try await gateway.http("HEAD", base, token: bob.accessToken, headers: headers.merging(["Prefer": "count=exact"]) { $1 })
+            #expect(head.status == 200 && head.headers["content-range"] == "0-2/3")
+            // A filter on a column the function does not return: PostgreSQL's 42703, naming the function.
+            let missing = try await gateway.http("POST", base + "?nope=eq.1", token: bob.accessToken, headers: headers, json: [String: Any]())
+            #expect(missing.status == 400)
+            let error = try #require(missing.json as? [String: Any])
+            #expect(error["code"] as? String == "42703")
+            let message = error["message"] as? String ?? ""
+            #expect(message.contains("my_friends") && !message.contains("summit"), "\(message)")
+            let table = try await gateway.http("GET", "/rest/v1/interests?nope=eq.1", headers: ["Accept-Profile": "grids"])
+            #expect(((table.json as? [String: Any])?["message"] as? String) == "column interests.nope does not exist")
+            // One row as an object.
+            let one = try await gateway.http("POST", base + "?username=eq.carl", token: bob.accessToken,
+                                             headers: headers.merging(["Accept": "application/vnd.pgrst.object+json"]) { $1 }, json: [String: Any]())
+            #expect((one.json as? [String: Any])?["username"] as? String == "carl")
+        }
+    }
+
+    /// GET and HEAD run any function, volatile too, in a read-only transaction: its writes
+    /// fail with PostgreSQL's read-only error (405), while POST writes.
+    @Test func getRunsFunctionsReadOnly() async throws {
+        try await withGateway { gateway in
+            try await gateway.sql { db in
+                _ = try await db.query("create table public.rest_writes (n int)")
+                _ = try await db.query("""
+                    create function public.rest_write() returns int language sql volatile
+                    as 'insert into public.rest_writes values (1) returning n'
+                    """)
+                _ = try await db.query("grant insert, select on public.rest_writes to anon")
+                _ = try await db.query("grant execute on function public.rest_write() to anon")
+            }
+            for method in ["GET", "HEAD"] {
+                let refused = try await gateway.http(method, "/rest/v1/rpc/rest_write")
+                #expect(refused.status == 405, "\(method): \(refused.text)")
+                if method == "GET" { #expect((refused.json as? [String: Any])?["code"] as? String == "25006") }
+            }
+            let written = try await gateway.http("POST", "/rest/v1/rpc/rest_write", json: [String: Any]())
+            #expect(written.status == 200 && written.text == "1", "\(written.text)")
+            let rows = try await gateway.sql { try await $0.query("select count(*) from public.rest_writes").scalar(Int.self) }
+            #expect(rows == 1)
+        }
+    }
+
+    /// `Prefer: count=exact|planned|estimated` on every verb, with PostgREST's Content-Range:
+    /// `*/n` for inserts and deletes, `0-(n-1)/n` for updates.
+    @Test func countsOnEveryVerb() async throws {
+        try await withGateway { gateway in
+            let ann = try await gateway.signUp("ann")
+            let now = "2026-01-10T10:00:00Z"
+            let ids = [UUID(), UUID()].map { $0.uuidString.lowercased() }
+            let rows: [[String: Any]] = zip(ids, ["art", "music"]).map { ["id": $0, "interest": $1, "created_at": now, "updated_at": now] }
+            let inserted = try await gateway.http("POST", "/rest/v1/profile_interests", token: ann.accessToken,
+                                                  headers: ["Content-Profile": "grids", "Prefer": "count=exact"], json: rows)
+            #expect(inserted.status == 201 && inserted.headers["content-range"] == "*/2", "\(inserted.headers) \(inserted.text)")
+            let uncounted = try await gateway.http("PATCH", "/rest/v1/profile_interests?interest=eq.art", token: ann.accessToken,
+                                                   headers: ["Content-Profile": "grids"], json: ["updated_at": "2026-01-10T11:00:00Z"])
+            #expect(uncounted.status == 204 && uncounted.headers["content-range"] == "0-0/*")
+            let updated = try await gateway.http("PATCH", "/rest/v1/profile_interests?id=in.(\(ids.joined(separator: ",")))", token: ann.accessToken,
+                                                 headers: ["Content-Profile": "grids", "Prefer": "count=exact"], json: ["updated_at": "2026-01-10T12:00:00Z"])
+            #expect(updated.headers["content-range"] == "0-1/2", "\(updated.headers)")
+            let deleted = try await gateway.http("DELETE", "/rest/v1/profile_interests?interest=eq.music", token: gateway.serviceKey,
+                                                 apikey: gateway.serviceKey, headers: ["Content-Profile": "grids", "Prefer": "count=exact"])
+            #expect(deleted.status == 204 && deleted.headers["content-range"] == "*/1", "\(deleted.status) \(deleted.headers)")
+            let total = try await gateway.sql { try await $0.query("select count(*) from grids.interests").scalar(Int.self) }
+            for count in ["exact", "estimated"] {
+                for method in ["GET", "HEAD"] {
+                    let read = try await gateway.http(method, "/rest/v1/interests?select=slug&order=slug&limit=2",
+                                                      headers: ["Accept-Profile": "grids", "Prefer": "count=\(count)"])
+                    #expect(read.status == 206 && read.headers["content-range"] == "0-1/\(total)", "\(method) \(count): \(read.headers)")
+                }
+            }
+            let planned = try await gateway.http("GET", "/rest/v1/interests?select=slug&limit=2", headers: ["Accept-Profile": "grids", "Prefer": "count=planned"])
+            let estimate = planned.headers["content-range"].flatMap { $0.split(separator: "/").last }.flatMap { Int($0) }
+            #expect(planned.headers["content-range"]?.hasPrefix("0-1/") == true && (estimate ?? 0) > 0, "\(planned.headers)")
+            let empty = try await gateway.http("GET", "/rest/v1/interests?slug=eq.none", headers: ["Accept-Profile": "grids", "Prefer": "count=exact"])
+            #expect(empty.status == 200 && empty.headers["content-range"] == "*/0")
+            let past = try await gateway.http("GET", "/rest/v1/interests?offset=1000", headers: ["Accept-Profile": "grids", "Prefer": "count=exact"])
+            #expect(past.status == 416 && (past.json as? [String: Any])?["code"] as? String == "PGRST103")
+            // A column the table does not have is PostgREST's PGRST204, before any statement.
+            for method in ["POST", "PATCH"] {
+                let unknown = try await gateway.http(method, "/rest/v1/profile_interests?id=eq.\(ids[0])", token: ann.accessToken,
+                                                     headers: ["Content-Profile": "grids"], json: ["intrest": "art"])
+                #expect(unknown.status == 400 && (unknown.json as? [String: Any])?["code"] as? String == "PGRST204", "\(unknown.text)")
+                #expect((unknown.json as? [String: Any])?["message"] as? String == "Could not find the 'intrest' column of 'profile_interests' in the schema cache")
+            }
+        }
+    }
+
     /// SQL in every place a client can put text: values, columns, tables, orders, casts,
     /// lists and schemas. Values are parameters and names are quoted, so none of it runs.
     @Test func sqlInjectionGoesNowhere() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Gateway
+import OwnThread
 import Testing
 
 /// RFC 6455 on real sockets: handshake, echo, control frames, protocol errors, back-pressure.
-@Suite struct WebSocketServerTests {
+@Suite(.ownThread) struct WebSocketServerTests {
     static var badFrames: [([UInt8], UInt16)] {
         var cases: [([UInt8], UInt16)] = []
         // Unmasked text frame.

@@ -48,4 +48,20 @@ import Testing
         #expect(try JSON(parsing: json.text) == json)
         #expect(throws: JSONSyntaxError.self) { try JSON(parsing: #"{"a":}"#) }
     }
+
+    @Test func jsonNestedPastTheLimitIsRefusedBeforeTheReaderRecurses() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        // The level past 512 opens at byte 512 of the bare array, and at 8 + 511 inside `{"rows":`.
+        for (text, offset) in [(deep, 512), (#"{"rows":"# + deep + "}", 519)] {
+            let error = try #require(throws: JSONSyntaxError.self) { try JSON(parsing: text) }
+            #expect(error.offset == offset)
+            #expect(error.description.contains("more than 512 levels deep"), "\(error)")
+            #expect(error.description.contains("flatten its nesting"), "\(error)")
+        }
+        // Up to the limit the reader reads.
+        let atLimit = String(repeating: "[", count: 512) + "7" + String(repeating: "]", count: 512)
+        var value = try JSON(parsing: atLimit)
+        for _ in 0..<512 { value = value[0] }
+        #expect(value == .integer(7))
+    }
 }

@@ -2,9 +2,9 @@ import Foundation
 import MountainGraph
 @testable import MeetSolver
 
-/// The real OSM extracts in ../shared/data/osm, built as an operator would
-/// before review: connector proposals accepted, lift stations proposed as
-/// rendezvous points. Read in place, never copied into the repository.
+/// The real OSM extracts in ../shared/data/osm, built as an operator gets them
+/// from `summit resort review --accept all`: identities, connectors and
+/// rendezvous points as proposed. Read in place, never copied into the repository.
 enum RealResorts {
     static let osmFolder: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -38,10 +38,11 @@ enum RealResorts {
         }
         let parameters = BuildParameters(resortID: resort.resortID, manifestVersion: 1, snapshotDate: "2025-01-01")
         let options = BuildOptions(missingElevation: .assumeFlat)
-        let connectors = ConnectorReview.accept(ConnectorReview.propose(osm: osm, elevation: elevation))
-        let base = try GraphBuilder.build(osm: osm, manifest: CanonicalManifest(connectors: connectors), parameters: parameters,
-                                          elevation: elevation, options: options).graph
-        let manifest = CanonicalManifest(rendezvousPoints: StationRendezvousProposal.propose(for: base), connectors: connectors)
+        // Review with every proposal accepted, on an empty draft: every routable way claimed.
+        let proposals = try ResortReview.propose(osm: osm, elevation: elevation, options: options)
+        let manifest = CanonicalManifest(trails: proposals.claims.compactMap(\.trail), lifts: proposals.claims.compactMap(\.lift),
+                                         rendezvousPoints: proposals.rendezvous.map(\.point),
+                                         connectors: ConnectorReview.accept(proposals.connectors))
         return try GraphBuilder.build(osm: osm, manifest: manifest, parameters: parameters, elevation: elevation, options: options).graph
     }
 

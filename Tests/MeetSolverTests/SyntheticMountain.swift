@@ -12,7 +12,7 @@ enum SyntheticMountain {
         let osm = try OSMData(overpassJSON: SyntheticResort(seed: seed, size: size).overpassJSON())
         let parameters = BuildParameters(resortID: "synthetic-\(seed)", manifestVersion: 1, snapshotDate: "2026-01-01")
         let base = try GraphBuilder.build(osm: osm, parameters: parameters).graph
-        let manifest = CanonicalManifest(rendezvousPoints: StationRendezvousProposal.propose(for: base))
+        let manifest = CanonicalManifest(rendezvousPoints: RendezvousReview.stations(for: base).map(\.point))
         let graph = try GraphBuilder.build(osm: osm, manifest: manifest, parameters: parameters).graph
         cache.store(graph, seed: seed, size: size)
         return graph

@@ -2,7 +2,6 @@ import Foundation
 import Migrator
 import Postgres
 import PostgresServer
-import Summit
 import SummitTestSupport
 import Testing
 
@@ -16,10 +15,30 @@ struct Project {
         self.root = root
         try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: sql, withIntermediateDirectories: true)
+        try "".write(to: sql.appendingPathComponent(MigrationSource.orderFileName), atomically: true, encoding: .utf8)
     }
 
+    /// Writes a file; a new one under `sql/` is listed last in `sql/order.txt`.
     func write(_ path: String, _ text: String) throws {
-        try text.write(to: root.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        let url = root.appendingPathComponent(path)
+        let isNew = !FileManager.default.fileExists(atPath: url.path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        if isNew, path.hasPrefix("sql/"), path.hasSuffix(".sql") {
+            let order = sql.appendingPathComponent(MigrationSource.orderFileName)
+            try (try String(contentsOf: order, encoding: .utf8) + path.dropFirst(4) + "\n").write(to: order, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// Writes a file as it is, listing nothing.
+    func writeUnlisted(_ path: String, _ text: String) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    func source() throws -> MigrationSource {
+        try MigrationSource(migrationsDirectory: migrations, repeatablesDirectory: sql)
     }
 
     func remove(_ path: String) throws {
@@ -27,7 +46,7 @@ struct Project {
     }
 
     func migrator() throws -> Migrator {
-        Migrator(source: try MigrationSource(migrationsDirectory: migrations, repeatablesDirectory: sql))
+        Migrator(source: try source())
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 import Postgres
 import SummitTestSupport
 import Testing
@@ -133,6 +134,30 @@ import Testing
             #expect(profile.note == nil)
             #expect(try rows[0].decode(String.self, column: "display_name") == "Ann")
             #expect(throws: PostgresError.self) { _ = try rows[0].decode(String.self, column: "missing") }
+        }
+    }
+
+    /// JSON read into Codable values is checked for depth first: the refusal names
+    /// the limit, where JSONDecoder alone would say only that it is not valid JSON.
+    @Test func jsonNestedPastTheLimitIsRefusedByDepth() async throws {
+        struct Row: Decodable {
+            var settings: Settings
+        }
+        try await withFreshConnection { db async throws in
+            let reason = "JSON does not match: " + JSONTooDeep(offset: 512).description
+            let deep = try await db.query("select repeat('[', 100000) || repeat(']', 100000) as settings")
+            let field = try #require(throws: PostgresDecodingError.self) { try deep.first(as: Row.self) }
+            #expect(field.reason == reason)
+            let value = try #require(throws: PostgresDecodingError.self) { try deep.scalar(PostgresJSON<Settings>.self) }
+            #expect(value.reason == reason)
+            #expect("\(value)".contains("more than 512 levels deep"))
+
+            // Up to the limit it reads as before: the root object and 511 arrays in a member Settings ignores.
+            let atLimit = #"{"theme":"dark","sizes":[7],"updatedAt":"2026-01-01T00:00:00+00:00","x":"#
+                + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}"
+            let rows = try await db.query("select \(atLimit)::jsonb as settings")
+            #expect(try rows.first(as: Row.self)?.settings.theme == "dark")
+            #expect(try rows.scalar(PostgresJSON<Settings>.self).value.sizes == [7])
         }
     }
 

@@ -1,4 +1,6 @@
+import Digest
 import Foundation
+import JSONDepth
 import Testing
 @testable import Push
 
@@ -58,7 +60,8 @@ struct APNsTests {
 
     @Test("a key that is not a P-256 private key is refused with what to do")
     func refusesOtherKeys() {
-        #expect(throws: APNsConfigurationError.self) { try ES256Signer(pem: "not a key") }
+        #expect(throws: ES256Signer.Failure.notAPrivateKey) { try ES256Signer(pem: "not a key") }
+        #expect(APNsConfigurationError(.notAPrivateKey).description.contains("AuthKey_KEYID.p8"))
     }
 
     @Test("APNs answers map to deliver, forget the token, retry or give up")
@@ -92,5 +95,41 @@ struct APNsTests {
         var badURL = complete
         badURL["APNS_SANDBOX_URL"] = "ftp://example.com"
         #expect(throws: APNsConfigurationError.self) { try APNsConfiguration.fromEnvironment(badURL) }
+    }
+
+    @Test("APNS_CONCURRENCY: 100 streams by default, 1 to 1000, and APNS_CONNECTIONS is named as replaced")
+    func concurrencySetting() throws {
+        let complete = ["APNS_TEAM_ID": "TEAM123456", "APNS_KEY_ID": "KEY1234567", "APNS_AUTH_KEY": try Self.makeKey(),
+                        "APNS_TOPIC": "com.powdermeet.PowderMeet"]
+        #expect(try APNsConfiguration.fromEnvironment(complete)?.concurrency == 100)
+        #expect(try APNsConfiguration.fromEnvironment(complete.merging(["APNS_CONCURRENCY": "1"]) { $1 })?.concurrency == 1)
+        #expect(try APNsConfiguration.fromEnvironment(complete.merging(["APNS_CONCURRENCY": "1000"]) { $1 })?.concurrency == 1000)
+        for bad in ["0", "1001", "-3", "ten", "2.5", ""] {
+            #expect { try APNsConfiguration.fromEnvironment(complete.merging(["APNS_CONCURRENCY": bad]) { $1 }) } throws: {
+                ($0 as? APNsConfigurationError)?.problem == "APNS_CONCURRENCY must be a whole number from 1 to 1000, not \(bad)"
+                    && ($0 as? APNsConfigurationError)?.fix?.contains("in flight at once on the one HTTP/2 connection") == true
+            }
+        }
+        #expect { try APNsConfiguration.fromEnvironment(complete.merging(["APNS_CONNECTIONS": "4"]) { $1 }) } throws: {
+            let error = $0 as? APNsConfigurationError
+            return error?.problem == "the environment sets APNS_CONNECTIONS, which Summit no longer reads"
+                && error?.fix?.contains("set APNS_CONCURRENCY instead") == true
+        }
+    }
+
+    @Test("a configuration file nested 100,000 deep is refused by depth; a flat one loads")
+    func configurationFileDepth() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let deep = folder.appendingPathComponent("deep.json")
+        try Data((#"{"team_id":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8).write(to: deep)
+        #expect { try APNsConfiguration.load(file: deep.path) } throws: {
+            ($0 as? APNsConfigurationError)?.problem == "\(deep.path) is too deep at byte \(11 + 511): \(JSONTooDeep(offset: 522).reason)"
+        }
+        let flat = folder.appendingPathComponent("apns.json")
+        let settings = ["team_id": "TEAM123456", "key_id": "KEY1234567", "auth_key": try Self.makeKey(), "bundle_id": "com.powdermeet.PowderMeet"]
+        try JSONSerialization.data(withJSONObject: settings).write(to: flat)
+        #expect(try APNsConfiguration.load(file: flat.path).topic == "com.powdermeet.PowderMeet")
     }
 }

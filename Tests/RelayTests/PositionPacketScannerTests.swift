@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 @testable import Relay
 import Testing
 
@@ -63,5 +64,25 @@ import Testing
         }
         // An escaped name is read, by JSONDecoder.
         #expect(try PositionPacket(payload: fallingBack[0]).name == "A\"nn")
+    }
+
+    /// The scanner gives up at the first bracket; what it leaves to JSONDecoder is
+    /// checked for depth first, so the refusal names the limit.
+    @Test func payloadsNestedPastTheLimitAreRefusedByDepth() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let user = "50fa8726-477a-44cd-b3f9-3502449cc853"
+        let head = #"{"u":"\#(user)","lat":1,"lon":2,"at":3,"r":"vail","extra":"#
+        let inPacket = head + deep + "}"
+        #expect(Self.scan(inPacket) == nil && Self.scan(deep) == nil)
+        #expect(throws: JSONTooDeep(offset: 512)) { try PositionPacket(payload: deep) }
+        #expect(throws: JSONTooDeep(offset: head.utf8.count + 511)) { try PositionPacket(payload: inPacket) }
+        #expect(throws: JSONTooDeep(offset: 512)) { try MeetRequestNotice(payload: deep) }
+        #expect(throws: JSONTooDeep(offset: 512)) { try SocialSnapshot(json: deep) }
+
+        // Flat payloads still read, through either path.
+        #expect(try PositionPacket(payload: #"{"u":"\#(user)","lat":1,"lon":2,"at":3,"r":"vail","extra":[[1]]}"#).resortID == "vail")
+        #expect(try MeetRequestNotice(payload: #"{"table":"meet_requests","id":"7","event":"update"}"#)
+            == MeetRequestNotice(table: "meet_requests", id: "7", event: "update"))
+        #expect(try SocialSnapshot(json: #"{"generation":4,"friends":[],"blocks":[]}"#).generation == 4)
     }
 }

@@ -20,7 +20,7 @@ import Testing
 
     @Test func aStaleEnterAbandonsItsTransitions() {
         var machine = PresenceMachine()
-        guard case .begin(let first, _) = machine.enter("vail") else { return }
+        guard case .begin(let first, _) = machine.enter("vail") else { Issue.record("an idle machine must begin entering"); return }
         guard case .begin(let second, let leaving) = machine.enter("whistler") else { Issue.record("no plan"); return }
         #expect(leaving == "vail", "entering another resort tears the first one down")
         #expect(machine.phase == .tearingDown)
@@ -33,7 +33,7 @@ import Testing
 
     @Test func stopTearsDownToIdleUnlessSomethingNewerBegan() {
         var machine = PresenceMachine()
-        guard case .begin(let attempt, _) = machine.enter("vail") else { return }
+        guard case .begin(let attempt, _) = machine.enter("vail") else { Issue.record("an idle machine must begin entering"); return }
         _ = machine.advance(to: .subscribingChannels, attempt: attempt)
         guard let stop = machine.stop() else { Issue.record("stop must tear down"); return }
         #expect(stop.resort == "vail" && machine.phase == .tearingDown)
@@ -42,8 +42,8 @@ import Testing
         let result7 = machine.stop()
         #expect(result7 == nil, "stopping an idle machine does nothing")
 
-        guard case .begin = machine.enter("vail") else { return }
-        guard let second = machine.stop() else { return }
+        guard case .begin = machine.enter("vail") else { Issue.record("an idle machine must begin entering"); return }
+        guard let second = machine.stop() else { Issue.record("stopping while entering must tear down"); return }
         guard case .begin(let reentry, let leaving) = machine.enter("vail") else { Issue.record("re-entering during teardown"); return }
         #expect(leaving == "vail")
         machine.finishStop(attempt: second.attempt)

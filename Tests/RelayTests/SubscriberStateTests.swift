@@ -50,7 +50,7 @@ import Testing
         #expect(freshness.display == .live && freshness.routingGrade)
 
         var blocking = SubscriberState(user: me)
-        guard case .begin(let attempt, _) = blocking.machine.enter("vail") else { return }
+        guard case .begin(let attempt, _) = blocking.machine.enter("vail") else { Issue.record("an idle machine must begin entering"); return }
         _ = blocking.apply(SocialSnapshot(generation: 4, friends: [.init(userID: friend)], blocks: [.init(userID: friend)]), gapsAtLoad: 0)
         _ = blocking.machine.advance(to: .subscribingChannels, attempt: attempt)
         let result5 = blocking.receive(packet(from: friend), now: now)

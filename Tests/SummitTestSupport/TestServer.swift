@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 import PostgresServer
-import Summit
+import SummitDatabase
 
 /// The server every test in this process uses, set up once: `DATABASE_URL` when
 /// set, else the workspace's embedded cluster (started if needed).

@@ -81,4 +81,26 @@ import Testing
             }
         }
     }
+
+    /// A graph file nested 100,000 deep is refused with the limit and what to do,
+    /// before any recording is read.
+    @Test func aGraphNestedTooDeepIsRefusedWithTheLimit() async throws {
+        try await CLIHarness.withFreshDatabase { cli in
+            try await withTemporaryFolder { folder in
+                try await cli.ok("users", "add", "ann")
+                let day = folder.appendingPathComponent("day.gpx").path
+                try await cli.ok("activity", "synth", "--seed", "3", "--resort-seed", "7", "--out", day)
+                let graph = folder.appendingPathComponent("deep-graph.json")
+                try Data((#"{"elements":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8)
+                    .write(to: graph)
+                let refused = try await cli.fails("activity", "import", "--as", "ann", "--resort", "synthetic-7", "--graph", graph.path, day)
+                #expect(refused.status == 1)
+                #expect(refused.stderr.contains("deep-graph.json is neither a canonical graph nor a buildable Overpass extract"), "\(refused.stderr)")
+                #expect(refused.stderr.contains("invalid JSON at byte \(12 + 511): arrays and objects nest more than 512 levels deep"),
+                        "\(refused.stderr)")
+                #expect(refused.stderr.contains("flatten its nesting"), "\(refused.stderr)")
+                #expect(try await cli.scalar("select count(*) from activity.imported_runs", as: Int.self) == 0)
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import Summit
+import SummitDatabase
 import SummitTestSupport
 import Testing
 
@@ -13,6 +14,14 @@ struct CLIHarness: Sendable {
         var stderr: String
 
         var json: JSONValue { (try? JSONValue(parsing: stdout)) ?? .null }
+
+        /// stdout without the line that says how long `meet plan`'s solve took
+        /// (`"solve_ms" : …` or `solved in … ms`): what two runs on the same inputs print alike.
+        var stdoutWithoutSolveTime: String {
+            stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.hasPrefix("  \"solve_ms\" : ") && !($0.hasPrefix("solved in ") && $0.hasSuffix(" ms")) }
+                .joined(separator: "\n")
+        }
     }
 
     let workspace: Workspace

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import PushStandIn
 import Summit
 import SummitTestSupport
 import Testing
@@ -9,7 +10,7 @@ import Testing
 @Suite(.serialized) struct PushCLITests {
     @Test func devicesAreRegisteredListedMovedAndRemovedAndDeliverSendsTheOutbox() async throws {
         try await withTemporaryFolder { folder in
-            let standIn = try await APNsStandIn(in: folder)
+            let standIn = try await APNsStandIn(in: folder, workspace: TestServer.workspace.root)
             defer { standIn.stop() }
             try await CLIHarness.withFreshDatabase { cli in
                 for name in ["ann", "bob", "cat"] { try await cli.ok("users", "add", name) }

@@ -27,7 +27,7 @@ import Testing
                 }
                 try #require(outcome.status == 0, "\(resort) ingest failed: \(outcome.stderr)")
                 let policy = outcome.json["report"]["elevation_policy"].string ?? "?"
-                try await cli.ok("resort", "review", resort, "--accept-connectors", "all")
+                try await cli.ok("resort", "review", resort, "--accept", "all", "--sample", "20")
                 try await cli.ok("resort", "apply", resort)
 
                 let first = try await cli.ok("resort", "build", resort, "--dry-run", "--json")

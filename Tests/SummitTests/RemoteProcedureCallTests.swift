@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import Summit
+import SummitDatabase
 import SummitTestSupport
 import Testing
 
@@ -38,11 +39,11 @@ import Testing
 
     @Test func testDatabaseNamesAMissingExtension() async throws {
         try await withFreshConnection { db async throws in
-            let error = await #expect(throws: CLIError.self) {
+            let error = await #expect(throws: SetupError.self) {
                 try await TestDatabases.requireExtension("summit_no_such_extension", on: db)
             }
             #expect(error?.problem.contains("summit_no_such_extension is not installed") == true)
-            #expect(error?.fix?.contains("apt-get install") == true)
+            #expect(error?.fix.contains("apt-get install") == true)
         }
     }
 }

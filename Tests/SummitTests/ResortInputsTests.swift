@@ -1,4 +1,7 @@
+import Digest
 import Foundation
+import JSONDepth
+import MountainGraph
 @testable import Summit
 import Testing
 
@@ -25,6 +28,85 @@ import Testing
         #expect(fromXML.format == .osmXML && fromXML.snapshotDate == "2023-06-07")
     }
 
+    static let pistes = """
+        {"type": "FeatureCollection", "generator": "overpass-turbo", "timestamp": "2024-02-14T08:59:15Z", "features": [
+          {"type": "Feature", "id": "way/10", "properties": {"@id": "way/10", "piste:type": "downhill", "name": "Lone Run"},
+           "geometry": {"type": "LineString", "coordinates": [[7.0, 46.0], [7.001, 45.999]]}}
+        ]}
+        """
+    static let lifts = """
+        {"type": "FeatureCollection", "generator": "overpass-turbo", "timestamp": "2024-02-13T12:07:46Z", "features": [
+          {"type": "Feature", "id": "way/20", "properties": {"@id": "way/20", "aerialway": "platter"},
+           "geometry": {"type": "LineString", "coordinates": [[7.001, 45.999], [7.0, 46.0]]}},
+          {"type": "Feature", "id": "way/30", "properties": {"@id": "way/30", "aerialway": "t-bar"},
+           "geometry": {"type": "LineString", "coordinates": [[8.0, 47.0], [8.001, 47.001]]}}
+        ]}
+        """
+    static let inputs = [("pistes.geojson", Array(pistes.utf8)), ("lifts.geojson", Array(lifts.utf8))]
+
+    @Test func oneUnmodifiedFileIsStoredAsItIs() throws {
+        let bytes = Array(Self.extract.utf8)
+        let plain = try OSMExtract(inputs: [("x.json", bytes)], snapshotDate: nil, bbox: nil)
+        #expect(plain.bytes == bytes && plain.sha256 == SHA256.hex(bytes) && plain.sourceName == "x.json" && plain.format == .overpassJSON)
+        // A box that drops nothing leaves the file unmodified.
+        let wide = try OSMExtract(inputs: [("x.json", bytes)], snapshotDate: nil, bbox: try OSMBoundingBox(south: 45, west: 6, north: 47, east: 8))
+        #expect(wide.bytes == bytes && wide.sourceName == "x.json")
+        let outside = #expect(throws: CLIError.self) {
+            try OSMExtract(inputs: [("x.json", bytes)], snapshotDate: nil, bbox: try OSMBoundingBox(south: 10, west: 10, north: 11, east: 11))
+        }
+        #expect(outside?.problem.contains("no way of x.json has a vertex inside --bbox 10.0,10.0,11.0,11.0") == true)
+    }
+
+    @Test func geoJSONAndSeveralFilesAreStoredAsOneDeterministicDocument() throws {
+        let merged = try OSMExtract(inputs: Self.inputs, snapshotDate: nil, bbox: nil)
+        #expect(merged.snapshotDate == "2024-02-14", "the newest of the files' dates")
+        #expect(merged.format == .overpassJSON)
+        #expect(merged.sourceName == "lifts.geojson + pistes.geojson")
+        #expect(merged.data.ways.map(\.id) == [10, 20, 30])
+        #expect(merged.data.ways[1].nodeIDs == merged.data.ways[0].nodeIDs.reversed(), "the platter runs up the piste's vertices")
+        // The same files in the other order: the same bytes.
+        let reversed = try OSMExtract(inputs: Self.inputs.reversed(), snapshotDate: nil, bbox: nil)
+        #expect(reversed.bytes == merged.bytes && reversed.sha256 == merged.sha256 && reversed.sha256 == SHA256.hex(merged.bytes))
+        // The stored document is what builds read: it parses back to the same elements and names its sources.
+        let stored = try OSMExtract(bytes: merged.bytes, sourceName: merged.sourceName, snapshotDate: merged.snapshotDate)
+        #expect(stored.data.nodes == merged.data.nodes && stored.data.ways == merged.data.ways)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(merged.bytes)) as? [String: Any])
+        let sources = try #require(document["sources"] as? [[String: Any]])
+        #expect(sources.map { $0["name"] as? String } == ["lifts.geojson", "pistes.geojson"])
+        #expect(sources.map { $0["sha256"] as? String } == [SHA256.hex(Array(Self.lifts.utf8)), SHA256.hex(Array(Self.pistes.utf8))])
+        #expect(sources.map { $0["timestamp"] as? String } == ["2024-02-13T12:07:46Z", "2024-02-14T08:59:15Z"])
+        #expect(document["bbox"] == nil)
+        #expect(try OSMExtract(inputs: Self.inputs, snapshotDate: "2024-03-01", bbox: nil).snapshotDate == "2024-03-01")
+        // One GeoJSON file on its own is stored as a document too.
+        #expect(try OSMExtract(inputs: [Self.inputs[0]], snapshotDate: nil, bbox: nil).format == .overpassJSON)
+    }
+
+    @Test func aCutIsStoredWithItsBox() throws {
+        let box = try OSMBoundingBox(south: 45.9, west: 6.9, north: 46.1, east: 7.1)
+        let cut = try OSMExtract(inputs: Self.inputs, snapshotDate: nil, bbox: box)
+        #expect(cut.data.ways.map(\.id) == [10, 20])
+        #expect(cut.sourceName == "lifts.geojson + pistes.geojson cut to 45.9,6.9,46.1,7.1")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(cut.bytes)) as? [String: Any])
+        #expect(document["bbox"] as? [String: Double] == ["south": 45.9, "west": 6.9, "north": 46.1, "east": 7.1])
+        #expect(try OSMExtract(inputs: Self.inputs, snapshotDate: nil, bbox: box).sha256 == cut.sha256)
+    }
+
+    @Test func inputsThatCannotMakeOneSnapshotAreRefused() throws {
+        let undated = Array(Self.pistes.replacingOccurrences(of: "\"timestamp\": \"2024-02-14T08:59:15Z\", ", with: "").utf8)
+        let dateless = #expect(throws: CLIError.self) { try OSMExtract(inputs: [("pisteWay.geojson", undated)], snapshotDate: nil, bbox: nil) }
+        #expect(dateless?.problem.hasPrefix("pisteWay.geojson carries no data date") == true)
+        #expect(dateless?.fix?.contains("--snapshot-date") == true)
+        let twice = #expect(throws: CLIError.self) { try OSMExtract(inputs: [Self.inputs[0], ("copy.geojson", Self.inputs[0].1)], snapshotDate: nil, bbox: nil) }
+        #expect(twice?.problem.contains("are the same file") == true)
+        let moved = Array(Self.lifts.replacingOccurrences(of: "\"way/20\"", with: "\"way/10\"").utf8)
+        let differing = #expect(throws: CLIError.self) { try OSMExtract(inputs: [Self.inputs[0], ("lifts.geojson", moved)], snapshotDate: nil, bbox: nil) }
+        #expect(differing?.problem.contains("way 10 differs between lifts.geojson and pistes.geojson (vertices)") == true, "\(differing?.problem ?? "")")
+        let noID = Array(Self.pistes.replacingOccurrences(of: "\"id\": \"way/10\", \"properties\": {\"@id\": \"way/10\", ", with: "\"properties\": {").utf8)
+        let anonymous = #expect(throws: CLIError.self) { try OSMExtract(inputs: [("p.geojson", noID)], snapshotDate: nil, bbox: nil) }
+        #expect(anonymous?.problem.hasPrefix("p.geojson is not a readable OSM extract (GeoJSON feature #0 (no id): it has no OSM id") == true,
+                "\(anonymous?.problem ?? "")")
+    }
+
     @Test func calendarDatesOnly() {
         #expect(OSMExtract.isoDate("2024-02-29") == "2024-02-29")
         #expect(OSMExtract.isoDate("2023-02-29") == nil)
@@ -40,18 +122,55 @@ import Testing
         #expect(throws: CLIError.self) { try ElevationInput(fileName: "terrain.tif", bytes: [0, 1]) }
     }
 
+    static let loneRunDraft = ManifestDraft(
+        resortID: "alpha", snapshotDate: "2025-01-01", osmSHA256: String(repeating: "a", count: 64),
+        expectedTrailCount: 1, expectedLiftCount: 0, headlineTrailCount: nil, headlineLiftCount: nil,
+        canonicalCountsReviewed: false, evidenceObservedAt: nil, evidenceURLs: [], validatorNotes: "",
+        trails: [.init(name: "Lone Run", osmWayIDs: [901])], lifts: [], connectors: [], rendezvousPoints: [],
+        proposals: [], unresolved: [])
+
     @Test func anEditedDraftWithAMisspeltKeyIsRefused() throws {
-        let draft = ManifestDraft(
-            resortID: "alpha", snapshotDate: "2025-01-01", osmSHA256: String(repeating: "a", count: 64),
-            expectedTrailCount: 1, expectedLiftCount: 0, headlineTrailCount: nil, headlineLiftCount: nil,
-            canonicalCountsReviewed: false, evidenceObservedAt: nil, evidenceURLs: [], validatorNotes: "",
-            trails: [.init(name: "Lone Run", osmWayIDs: [901])], lifts: [], connectors: [], rendezvousPoints: [],
-            proposals: [], unresolved: [])
+        let draft = Self.loneRunDraft
         let bytes = try draft.fileBytes()
         #expect(try ManifestDraft.read(bytes, file: "draft.json") == draft)
         let misspelt = Array(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"osm_way_ids\"", with: "\"osm_ways\"").utf8)
         let error = try #require(throws: CLIError.self) { try ManifestDraft.read(misspelt, file: "draft.json") }
         #expect(error.problem.contains("osm_ways"))
+    }
+
+    /// The operator's files nested 100,000 deep are refused by depth, naming the
+    /// file, the limit and what to do; the same files flat still read.
+    @Test func filesNestedPastTheLimitAreRefusedByDepth() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let tooDeep = JSONTooDeep(offset: 512).description
+
+        let draft = try #require(throws: CLIError.self) { try ManifestDraft.read(Array(deep.utf8), file: "draft.json") }
+        #expect(draft.problem == "draft.json is too deep for a manifest draft (\(tooDeep))")
+        #expect(draft.fix?.contains("summit resort review RESORT --out FILE") == true)
+        let draftBytes = try Self.loneRunDraft.fileBytes()
+        #expect(try ManifestDraft.read(draftBytes, file: "draft.json") == Self.loneRunDraft)
+
+        let extract = try #require(throws: CLIError.self) {
+            try OSMExtract(bytes: Array(deep.utf8), sourceName: "deep.json", snapshotDate: "2025-01-19")
+        }
+        #expect(extract.problem.contains("deep.json is not a readable OSM extract"))
+        #expect(extract.problem.contains(JSONTooDeep(offset: 512).reason), "\(extract)")
+        #expect(try OSMExtract(bytes: Array(Self.extract.utf8), sourceName: "x.json", snapshotDate: nil).data.ways.count == 1)
+
+        let elevation = try #require(throws: CLIError.self) {
+            try ElevationInput(fileName: "deep.json", bytes: Array(#"{"46.000000,7.000000":\#(deep)}"#.utf8))
+        }
+        #expect(elevation.description.contains(JSONTooDeep(offset: 533).reason), "\(elevation)")
+    }
+
+    /// What the RPCs answer is read with the same limit.
+    @Test func answersNestedPastTheLimitAreRefusedByDepth() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONTooDeep(offset: 512)) { try JSONValue(parsing: deep) }
+        #expect(throws: JSONTooDeep(offset: 512)) { try MeetRequestRow(json: deep) }
+        #expect(SummitCLI.message(for: JSONTooDeep(offset: 512)) == JSONTooDeep(offset: 512).description)
+        let flat = try JSONValue(parsing: #"{"status":"fetch","rows":[[1],{"a":null}]}"#)
+        #expect(flat["status"].string == "fetch" && flat["rows"][1]["a"] == .null)
     }
 
     @Test func acceptedProposalsTakeFreshConnectorIds() throws {

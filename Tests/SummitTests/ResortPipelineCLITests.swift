@@ -34,7 +34,7 @@ import Testing
                 // Review prints the report without changing the draft.
                 let reviewed = try await cli.ok("resort", "review", "synth")
                 #expect(reviewed.stdout.contains("identities: \(trails) trails, \(lifts) lifts"))
-                #expect(reviewed.stdout.contains("lift tops reaching a run"))
+                #expect(reviewed.stdout.contains("open lift tops reaching an open run"))
                 #expect(try await cli.scalar("select count(*) from mountain.manifest_drafts", as: Int.self) == 1)
 
                 // apply --dry-run stages nothing; apply stages v1; again: nothing new.
@@ -133,6 +133,73 @@ import Testing
         }
     }
 
+    /// A built version never dead-ends the pipeline: rendezvous points edited
+    /// into the draft after a build are the next manifest version, which
+    /// builds and publishes; every step names the exact command after it.
+    @Test func anOverlayEditedAfterABuildIsTheNextVersionThroughToPublish() async throws {
+        try await CLIHarness.withFreshDatabase { cli in
+            try await withTemporaryFolder { folder in
+                let extract = folder.appendingPathComponent("synthetic.json")
+                try await cli.ok("resort", "synth", "--seed", "11", "--size", "1", "--out", extract.path)
+                try await cli.ok("resort", "ingest", "rv", "--osm", extract.path, "--snapshot-date", "2026-01-15")
+                #expect(try await cli.ok("resort", "apply", "rv").stdout.contains("next: summit resort build rv --manifest-version 1"))
+                let v1 = try identity(try await cli.ok("resort", "build", "rv", "--json").json["identity"])
+
+                // Anchor two points on a lift's stations: vertices every build has.
+                let osm = try JSONSerialization.jsonObject(with: Data(contentsOf: extract)) as! [String: Any]
+                let lift = try #require((osm["elements"] as! [[String: Any]]).first {
+                    $0["type"] as? String == "way" && ($0["tags"] as? [String: Any])?["aerialway"] != nil
+                })
+                let stations = lift["nodes"] as! [Int]
+                let draftFile = folder.appendingPathComponent("draft.json")
+                try await cli.ok("resort", "review", "rv", "--out", draftFile.path)
+                var draft = try JSONSerialization.jsonObject(with: Data(contentsOf: draftFile)) as! [String: Any]
+                #expect((draft["rendezvous_points"] as? [Any])?.isEmpty == true)
+                draft["rendezvous_points"] = [
+                    ["anchor_osm_node_id": stations.first!, "kind": "liftBase", "display_name": "Lift Base", "confidence": 1, "quality": 0.9],
+                    ["anchor_osm_node_id": stations.last!, "kind": "liftTop", "display_name": "Lift Top", "confidence": 0.8, "quality": 0.7],
+                ]
+                try JSONSerialization.data(withJSONObject: draft).write(to: draftFile)
+                #expect(try await cli.ok("resort", "review", "rv", "--draft", draftFile.path, "--json").json["draft_revision"].int == 2)
+
+                // The overlay alone makes v2, with its own content hash; v1 and its build stay as they were.
+                let hash1 = try await cli.scalar("select content_hash from mountain.resort_canonical_manifest where resort_id = 'rv' and manifest_version = 1",
+                                                 as: String.self)
+                let applied = try await cli.ok("resort", "apply", "rv", "--json")
+                #expect(applied.json["staged"].bool == true && applied.json["manifest_version"].int == 2)
+                #expect(applied.json["rendezvous_points"].int == 2)
+                #expect(applied.json["content_hash"].string != hash1)
+                #expect(try await cli.scalar("select count(*) from mountain.canonical_rendezvous_point where resort_id = 'rv' and manifest_version = 1",
+                                             as: Int.self) == 0)
+                #expect(try await cli.scalar("select count(*) from mountain.canonical_rendezvous_point where resort_id = 'rv' and manifest_version = 2",
+                                             as: Int.self) == 2)
+                let again = try await cli.ok("resort", "apply", "rv")
+                #expect(again.stdout.contains("staged nothing: the newest manifest already has this content, rv manifest v2"),
+                        "the same overlay again is nothing new")
+                #expect(again.stdout.contains("next: summit resort build rv --manifest-version 2\n"))
+                #expect(again.stdout.contains("to change it: summit resort review rv --out draft.json"))
+
+                let built = try await cli.ok("resort", "build", "rv", "--manifest-version", "2", "--json")
+                let v2 = try identity(built.json["identity"])
+                #expect(v2.datasetVersion.hasPrefix("m2-v15-") && v2.sha != v1.sha)
+                #expect(try await cli.scalar("select sha256 from mountain.resort_graph_blob where resort_id = 'rv' and manifest_version = 1",
+                                             as: String.self) == v1.sha)
+                let rebuilt = try await cli.ok("resort", "build", "rv", "--manifest-version", "2")
+                #expect(rebuilt.stdout.contains("next: summit resort publish rv --manifest-version 2 --content-sha256 \(v2.sha)\n"))
+
+                // Publish the way the build said to; it names the way back and the way to look.
+                try await cli.ok("resort", "publish", "rv", "--manifest-version", "1", "--content-sha256", v1.sha)
+                let published = try await cli.ok("resort", "publish", "rv", "--manifest-version", "2", "--content-sha256", v2.sha)
+                #expect(published.stdout.hasPrefix("published rv \(v2.datasetVersion)"))
+                #expect(published.stdout.contains("to go back: summit resort publish rv --manifest-version 1 --content-sha256 \(v1.sha)\n"))
+                #expect(published.stdout.contains("next: summit resort get rv"))
+                let fetched = try await cli.ok("resort", "get", "rv", "--json")
+                #expect(fetched.json["identity"]["dataset_version"].string == v2.datasetVersion)
+                #expect(fetched.json["verified"].bool == true && fetched.json["rendezvous_points"].int == 2)
+            }
+        }
+    }
+
     @Test func buildsAreByteIdenticalAcrossRunsAndProcesses() async throws {
         try await CLIHarness.withFreshDatabase { cli in
             try await withTemporaryFolder { folder in
@@ -143,7 +210,7 @@ import Testing
                 #expect(try Data(contentsOf: first) == Data(contentsOf: second), "the generator is deterministic")
 
                 try await cli.ok("resort", "ingest", "det", "--osm", first.path, "--snapshot-date", "2026-02-01")
-                try await cli.ok("resort", "review", "det", "--accept-connectors", "all")
+                try await cli.ok("resort", "review", "det", "--accept", "all", "--sample", "20")
                 try await cli.ok("resort", "apply", "det")
                 // Two processes build the same manifest from the same snapshot.
                 let dryA = try await cli.ok("resort", "build", "det", "--dry-run", "--json")
@@ -159,6 +226,26 @@ import Testing
                 #expect(try identity(stored.json["identity"]) == a)
                 #expect(try await cli.scalar("select blob_sha256 from mountain.resort_graph_blob", as: String.self)
                     == dryA.json["identity"]["blob_sha256"].string)
+            }
+        }
+    }
+
+    /// An extract with arrays nested 100,000 deep (the reader used to overflow its
+    /// stack at about 8,000) is refused with the limit and what to do; nothing is stored.
+    @Test func anExtractNestedTooDeepIsRefusedWithTheLimit() async throws {
+        try await CLIHarness.withFreshDatabase { cli in
+            try await withTemporaryFolder { folder in
+                let extract = folder.appendingPathComponent("deep.json")
+                let head = #"{"osm3s":{"timestamp_osm_base":"2025-01-19T21:21:36Z"},"elements":["#
+                try Data((head + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "]}").utf8)
+                    .write(to: extract)
+                let refused = try await cli.fails("resort", "ingest", "deep", "--osm", extract.path)
+                #expect(refused.status == 1)
+                #expect(refused.stderr.contains("deep.json is not a readable OSM extract"), "\(refused.stderr)")
+                #expect(refused.stderr.contains("invalid JSON at byte \(head.utf8.count + 510): arrays and objects nest more than 512 levels deep"),
+                        "\(refused.stderr)")
+                #expect(refused.stderr.contains("flatten its nesting"), "\(refused.stderr)")
+                #expect(try await cli.scalar("select count(*) from mountain.resorts", as: Int.self) == 0)
             }
         }
     }

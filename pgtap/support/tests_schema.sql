@@ -80,14 +80,31 @@ begin
   insert into mountain.osm_snapshots (resort_id, snapshot_date, format, source_name, bytes, sha256, byte_count)
   values ('alpha', '2025-01-01', 'overpass_json', 'alpha.json', '\x7b7d', encode(sha256('\x7b7d'), 'hex'), 2);
   perform tests.act_as_service();
-  perform mountain.apply_canonical_manifest('alpha', 0, 1, '[]', '[{"name": "Summit Express", "osm_way_ids": ["201"]}]');
-  perform mountain.replace_canonical_rendezvous_points('alpha', 1,
-    '[{"anchor_osm_node_id": 501, "kind": "lodge", "display_name": "Base Lodge", "confidence": 1, "quality": 0.9}]');
+  perform mountain.apply_canonical_manifest('alpha', 0, 1, '[]', '[{"name": "Summit Express", "osm_way_ids": ["201"]}]',
+    p_rendezvous_points => '[{"anchor_osm_node_id": 501, "kind": "lodge", "display_name": "Base Lodge", "confidence": 1, "quality": 0.9}]');
   perform mountain.record_resort_graph_blob('alpha', 1, '2025-01-01', 'v15', '\x61', repeat('a', 64),
     encode(sha256('\x61'), 'hex'), '3:2:00000000000000aa', 3, 2, 100);
   perform mountain.publish_canonical_manifest('alpha', 1, 'v15', '2025-01-01', repeat('a', 64));
   perform tests.clear_authentication();
 end
+$$;
+
+-- Every ordinary or partitioned table of the app's schemas (all but PostgreSQL's
+-- own, pgTAP's in public and these helpers) that lacks row level security, as
+-- schema.table. Tables an extension owns are the extension's business.
+create or replace function tests.tables_without_rls() returns setof text
+  language sql stable
+  as $$
+  select format('%I.%I', n.nspname, c.relname)
+  from pg_class c
+  join pg_namespace n on n.oid = c.relnamespace
+  where c.relkind in ('r', 'p')
+    and not c.relrowsecurity
+    and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast', 'tests')
+    and n.nspname not like 'pg_temp%' and n.nspname not like 'pg_toast_temp%'
+    and not exists (select 1 from pg_depend d
+                    where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype = 'e')
+  order by 1
 $$;
 
 grant execute on all functions in schema tests to anon, authenticated, service_role;

@@ -26,7 +26,7 @@ enum GPXParser {
                         try readPoint(&scanner, attributes: attributes, selfClosing: selfClosing, into: &track, fileName: fileName)
                     } else if depthInTrk == 1, scanner.equals(tag, "name"), !selfClosing {
                         if let text = try scanner.elementText() {
-                            let value = scanner.string(text).trimmingCharacters(in: .whitespacesAndNewlines)
+                            let value = try scanner.name(text).trimmingCharacters(in: .whitespacesAndNewlines)
                             if !value.isEmpty, name == nil { name = value }
                         }
                     } else if depthInTrk == 1, scanner.equals(tag, "type"), !selfClosing {
@@ -91,7 +91,8 @@ enum GPXParser {
                             else { heartRate = value }
                         }
                     } else if scanner.equals(tag, "gps"), let value = scanner.attribute("speed", in: attributes) {
-                        speed = DecimalParser.parse(scanner.bytes, value)
+                        // Slopes writes gte:gps speed in miles per hour (its −1 "invalid" shows as −2.23694).
+                        speed = DecimalParser.parse(scanner.bytes, value).map { $0 / 2.236936 }
                         if !closes { level += 1 }
                     } else if !closes {
                         level += 1

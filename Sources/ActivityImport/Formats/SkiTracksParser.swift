@@ -27,10 +27,18 @@ enum SkiTracksParser {
         var device: String?
         if let trackFile = files["Track.xml"] {
             let xml = try ArchiveReading.extract(archive, trackFile, fileName: fileName)
-            xml.withUnsafeBufferPointer { buffer in
+            try xml.withUnsafeBufferPointer { (buffer) throws(ActivityImportError) in
                 var scanner = XMLScanner(buffer)
                 if case .start(let tag, let attributes, _)? = try? scanner.next(), scanner.equals(tag, "track") {
-                    name = scanner.attribute("description", in: attributes).map { scanner.string($0) }
+                    do {
+                        name = try scanner.attribute("description", in: attributes).map { try scanner.name($0) }
+                    } catch let failure as XMLScanner.Failure {
+                        var refusal = failure.importError(file: fileName, scanner: scanner)
+                        if case .line(let line)? = refusal.position { refusal.position = .entry("Track.xml", line: line) }
+                        throw refusal
+                    } catch {
+                        throw ActivityImportError(file: fileName, .malformed(String(describing: error)))
+                    }
                     device = scanner.attribute("platform", in: attributes).map { scanner.string($0) }
                 }
             }

@@ -26,7 +26,7 @@ enum SlopesParser {
                     while let event = try scanner.next() {
                         guard case .start(let tag, let attributes, _) = event else { continue }
                         if scanner.equals(tag, "Activity") {
-                            name = scanner.attribute("locationName", in: attributes).map { scanner.string($0) }
+                            name = try scanner.attribute("locationName", in: attributes).map { try scanner.name($0) }
                             device = scanner.attribute("source", in: attributes).map { "Slopes (source \(scanner.string($0)))" } ?? "Slopes"
                         } else if scanner.equals(tag, "Action") {
                             guard let type = scanner.attribute("type", in: attributes),
@@ -38,8 +38,14 @@ enum SlopesParser {
                             let kind: LabelledSection.Kind? = scanner.equalsIgnoringCase(type, "run") ? .run
                                 : scanner.equalsIgnoringCase(type, "lift") ? .lift : nil
                             if let kind {
+                                let number = { (name: StaticString) in
+                                    scanner.attribute(name, in: attributes).flatMap { DecimalParser.parse(buffer, $0) }
+                                }
+                                let figures = AppRunFigures(vertical: number("vertical"), topSpeed: number("topSpeed"),
+                                                            averageSpeed: number("avgSpeed"), distance: number("distance"))
                                 sections.append(LabelledSection(kind: kind, start: start, end: end,
-                                                                label: scanner.attribute("trackIDs", in: attributes).map { scanner.string($0) }))
+                                                                label: scanner.attribute("trackIDs", in: attributes).map { scanner.string($0) },
+                                                                appFigures: figures.isEmpty ? nil : figures))
                             }
                         }
                     }

@@ -12,7 +12,10 @@ public struct ImportedRun: Sendable, Equatable, Codable {
     public var edgeID: String?
     public var difficulty: String?
     public var trailName: String?
+    /// Summit's own figures: what is stored and what stats use.
     public var statistics: RunStatistics
+    /// The recording app's figures for the same run, when its file has them; kept for comparison.
+    public var appFigures: AppRunFigures?
     public var matchMethod: MatchMethod
     public var matchConfidence: Double
     public var matchedShare: Double

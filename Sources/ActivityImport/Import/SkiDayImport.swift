@@ -65,6 +65,7 @@ public struct SkiDayImport: Sendable {
                 resortID: options.resortID, datasetVersion: matcher == nil ? nil : options.datasetVersion,
                 edgeID: match.primaryEdgeID, difficulty: edge?.attributes.difficulty?.wireName,
                 trailName: edge?.attributes.trailName, statistics: statistics,
+                appFigures: Self.appFigures(of: section, in: activity.labelledSections),
                 matchMethod: match.method, matchConfidence: match.confidence, matchedShare: match.matchedShare,
                 matchedEdgeIDs: match.edgeIDs, observations: match.observations, unmatched: match.unmatched,
                 equipmentKey: options.equipmentKey, conditionsFingerprint: fingerprint,
@@ -72,5 +73,11 @@ public struct SkiDayImport: Sendable {
                                                  edgeID: match.method == .strict ? match.primaryEdgeID : nil,
                                                  duration: statistics.duration)))
         }
+    }
+
+    /// The app's figures of the labelled run that holds this section's middle.
+    static func appFigures(of section: SkiSection, in labels: [LabelledSection]) -> AppRunFigures? {
+        let middle = (section.start + section.end) / 2
+        return labels.first { $0.kind == .run && $0.start <= middle && middle <= $0.end }?.appFigures
     }
 }

@@ -8,11 +8,14 @@ public struct LabelledSection: Sendable, Equatable {
     public var end: Double
     /// The app's own name or lift identifier, when it gave one.
     public var label: String?
+    /// The app's own figures for this section, when its file carries them (Slopes `Metadata.xml`).
+    public var appFigures: AppRunFigures?
 
-    public init(kind: Kind, start: Double, end: Double, label: String? = nil) {
+    public init(kind: Kind, start: Double, end: Double, label: String? = nil, appFigures: AppRunFigures? = nil) {
         self.kind = kind
         self.start = start
         self.end = end
         self.label = label
+        self.appFigures = appFigures
     }
 }

@@ -180,7 +180,10 @@ struct XMLScanner {
 
     /// The text with the five predefined entities and numeric references expanded.
     func string(_ range: Range<Int>) -> String {
-        let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        Self.expandEntities(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+    }
+
+    static func expandEntities(_ raw: String) -> String {
         guard raw.contains("&") else { return raw }
         var result = ""
         var rest = Substring(raw)
@@ -206,6 +209,36 @@ struct XMLScanner {
             rest = rest[rest.index(after: semi)...]
         }
         return result + rest
+    }
+
+    /// A name or label the file gives (track name, resort name): its text as the
+    /// file's declared encoding has it. Bytes that are not valid UTF-8 in a file
+    /// that declares UTF-8 (or nothing, which means UTF-8) are refused rather than
+    /// turned into U+FFFD; a file declaring ISO-8859-1 or windows-1252 is decoded so.
+    func name(_ range: Range<Int>) throws(Failure) -> String {
+        let raw = UnsafeBufferPointer(rebasing: bytes[range])
+        if let text = String(validating: raw, as: UTF8.self) { return Self.expandEntities(text) }
+        let declared = declaredEncoding
+        let encoding: String.Encoding? = switch declared {
+        case "iso-8859-1", "latin1", "latin-1", "iso8859-1": .isoLatin1
+        case "windows-1252", "cp1252": .windowsCP1252
+        default: nil
+        }
+        if let encoding, let text = String(bytes: raw, encoding: encoding) { return Self.expandEntities(text) }
+        var bad = range.lowerBound
+        while bad < range.upperBound, bytes[bad] < 0x80 { bad += 1 }
+        throw Failure(offset: bad, message: "the text at byte \(bad) is not valid UTF-8 (byte 0x\(String(bytes[min(bad, bytes.count - 1)], radix: 16, uppercase: true))) "
+                      + "though the file declares \(declared ?? "no encoding, which means UTF-8"); save the file as UTF-8 or declare its real encoding")
+    }
+
+    /// The `encoding` of the XML declaration, lowercased; nil when there is none.
+    var declaredEncoding: String? {
+        let start = bytes.count >= 3 && bytes[0] == 0xEF ? 3 : 0
+        let head = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<min(bytes.count, start + 200)]), as: UTF8.self)
+        guard head.hasPrefix("<?xml"), let close = head.range(of: "?>"),
+              let key = head[..<close.lowerBound].range(of: "encoding=") else { return nil }
+        let rest = head[key.upperBound..<close.lowerBound].dropFirst()
+        return rest.prefix { $0 != "\"" && $0 != "'" }.lowercased()
     }
 
     func isBlank(_ range: Range<Int>) -> Bool {

@@ -1,18 +1,33 @@
 import Foundation
 import Postgres
 
-/// `/auth/v1`: the hosted platform's auth API for email and password — sign-up,
-/// the password and refresh-token grants, the current user, sign-out — answering
-/// in its shapes and with its error codes, so its client libraries work unchanged.
+/// `/auth/v1`: the hosted platform's auth API — sign-up (email and password, or
+/// anonymous), the password, refresh-token and PKCE grants, mailed codes and links
+/// (confirmation, magic link, recovery, email change, reauthentication), the
+/// current user and its updates, sign-out, and the admin API — answering in its
+/// shapes and with its error codes, so its client libraries work unchanged.
 struct AuthService: Sendable {
     let context: GatewayContext
+    let mailer: AuthMailer
+    let limiter: AuthRateLimiter
+
+    init(context: GatewayContext) {
+        self.context = context
+        mailer = AuthMailer(settings: context.configuration.auth)
+        limiter = AuthRateLimiter(context: context)
+    }
+
+    var settings: AuthSettings { context.configuration.auth }
 
     func respond(to request: HTTPRequest, path: ArraySlice<Substring>) async -> HTTPResponse {
-        // Every call carries a project key, as through the hosted platform's API gateway.
-        do {
-            _ = try context.credentials.key(request.headers["apikey"])
-        } catch {
-            return Self.error(401, "no_authorization", error.message)
+        // Every call carries a project key, as through the hosted platform's API gateway, but the
+        // link in a mail: a browser opens it, with no key.
+        if !(request.method == .get && path.first == "verify") {
+            do {
+                _ = try context.credentials.key(request.headers["apikey"])
+            } catch {
+                return Self.error(401, "no_authorization", error.message)
+            }
         }
         switch (request.method, path.first.map(String.init) ?? "") {
         case (.post, "signup"):
@@ -21,29 +36,55 @@ struct AuthService: Sendable {
             return await token(request)
         case (.get, "user"):
             return await user(request)
+        case (.put, "user"):
+            return await updateUser(request)
+        case (.get, "reauthenticate"):
+            return await reauthenticate(request)
         case (.post, "logout"):
             return await logout(request)
+        case (.post, "recover"):
+            return await recover(request)
+        case (.post, "otp"), (.post, "magiclink"):
+            return await otp(request)
+        case (.post, "resend"):
+            return await resend(request)
+        case (.post, "verify"):
+            return await verify(request)
+        case (.get, "verify"):
+            return await verifyLink(request)
+        case (.post, "invite"):
+            return await invite(request)
+        case (_, "admin"):
+            return await admin(request, path: path.dropFirst())
         case (.get, "settings"):
             return .json(200, object: [
-                "external": ["email": true, "phone": false],
+                "external": ["email": true, "phone": false, "anonymous_users": settings.anonymousSignIns],
                 "disable_signup": false, "mailer_autoconfirm": true, "phone_autoconfirm": false,
                 "sms_provider": "", "saml_enabled": false,
             ] as [String: Any])
         case (.get, "health"):
-            return .json(200, object: ["name": "summit-auth", "description": "Summit's email and password auth"])
-        case (_, "signup"), (_, "token"), (_, "user"), (_, "logout"):
+            return .json(200, object: ["name": "summit-auth", "description": "Summit's auth service"])
+        case (_, "signup"), (_, "token"), (_, "user"), (_, "logout"), (_, "recover"), (_, "otp"), (_, "resend"),
+             (_, "verify"), (_, "invite"), (_, "reauthenticate"):
             return Self.error(405, "method_not_allowed", "\(request.method.rawValue) is not allowed here")
         default:
             return Self.error(404, "not_found",
-                              "Summit serves /auth/v1/signup, /token, /user and /logout; email and password only")
+                              "Summit serves /auth/v1/signup, /token, /user, /logout, /recover, /otp, /resend, /verify, "
+                              + "/reauthenticate, /invite and /admin/users")
         }
     }
 
     // MARK: - Endpoints
 
     private func signUp(_ request: HTTPRequest) async -> HTTPResponse {
-        guard let body = JSONText.parse(request.body) as? [String: Any] else {
-            return Self.error(400, "bad_json", "Could not parse request body as JSON object")
+        if let limited = await limiter.admit(.signIn, request) { return limited }
+        guard let body = Self.body(request) else { return Self.badJSON }
+        let data = Self.metadata(body)
+        if body["email"] == nil && body["password"] == nil && body["phone"] == nil {
+            guard settings.anonymousSignIns else {
+                return Self.error(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled")
+            }
+            return await session(from: "select auth.gateway_sign_up_anonymous(\(data)::jsonb)::text")
         }
         guard let email = body["email"] as? String else {
             if body["phone"] != nil { return Self.error(422, "phone_provider_disabled", "Summit signs up by email only") }
@@ -52,43 +93,39 @@ struct AuthService: Sendable {
         guard let password = body["password"] as? String else {
             return Self.error(400, "validation_failed", "Signup requires a valid email and password")
         }
-        let data = body["data"].map { JSONText.serialize($0) } ?? "{}"
         return await session(from: "select auth.gateway_sign_up(\(email), \(password), \(data)::jsonb)::text")
     }
 
     private func token(_ request: HTTPRequest) async -> HTTPResponse {
         let grant = request.queryItems?.first { $0.name == "grant_type" }?.value
-        guard let body = JSONText.parse(request.body) as? [String: Any] else {
-            return Self.error(400, "bad_json", "Could not parse request body as JSON object")
-        }
+        guard let body = Self.body(request) else { return Self.badJSON }
         switch grant {
         case "password":
             guard let email = body["email"] as? String, let password = body["password"] as? String else {
                 return Self.error(400, "validation_failed", "grant_type=password needs email and password")
             }
-            return await session(from: "select auth.gateway_password_grant(\(email), \(password))::text")
+            if let limited = await limiter.admit(.signIn, request) { return limited }
+            let account = AuthRateLimiter.accountKey(email)
+            if let held = await limiter.holding(account) { return held }
+            let answer = await session(from: "select auth.gateway_password_grant(\(email), \(password))::text")
+            if answer.status == 400 { await limiter.failed(account) }
+            return answer
         case "refresh_token":
             guard let token = body["refresh_token"] as? String, !token.isEmpty, token.utf8.count <= 256 else {
                 return Self.error(400, "validation_failed", "grant_type=refresh_token needs refresh_token")
             }
+            if let limited = await limiter.admit(.refresh, request) { return limited }
             return await session(from: "select auth.gateway_refresh_grant(\(token))::text")
+        case "pkce":
+            guard let code = body["auth_code"] as? String, let verifier = body["code_verifier"] as? String,
+                  code.utf8.count <= 256, verifier.utf8.count <= 256 else {
+                return Self.error(400, "validation_failed", "grant_type=pkce needs auth_code and code_verifier")
+            }
+            if let limited = await limiter.admit(.verify, request) { return limited }
+            return await session(from: "select auth.gateway_pkce_grant(\(code), \(verifier))::text")
         default:
             return Self.error(400, "unsupported_grant_type",
-                              "grant_type must be password or refresh_token, not \(grant ?? "missing")")
-        }
-    }
-
-    private func user(_ request: HTTPRequest) async -> HTTPResponse {
-        let caller: RequestCaller
-        do { caller = try signedInCaller(request) } catch { return error.response }
-        do {
-            let rows = try await context.queryAsService("select auth.gateway_user_json(\(caller.userID!))::text")
-            guard let json = try rows.first.flatMap({ row in row.isNull(at: 0) ? nil : try row.decode(String.self, at: 0) }) else {
-                return Self.error(404, "user_not_found", "User from sub claim in JWT does not exist")
-            }
-            return .json(200, json)
-        } catch {
-            return Self.failure(error)
+                              "grant_type must be password, refresh_token or pkce, not \(grant ?? "missing")")
         }
     }
 
@@ -108,41 +145,74 @@ struct AuthService: Sendable {
     // MARK: - Sessions
 
     /// Runs a grant and answers with a session: access token, refresh token, user.
-    private func session(from query: PostgresQuery) async -> HTTPResponse {
+    func session(from query: PostgresQuery) async -> HTTPResponse {
         do {
-            let text = try await context.queryAsService(query).scalar(String.self)
-            guard let grant = JSONText.parse(text) as? [String: Any] else {
-                return Self.error(500, "unexpected_failure", "the grant answered something unreadable")
+            switch try await grant(query) {
+            case .session(let session): return .json(200, object: session)
+            case .refused(let response): return response
             }
-            if let code = grant["error"] as? String {
-                return Self.error(400, code, grant["hint"] as? String ?? code)
-            }
-            guard let user = grant["user"] as? [String: Any], let userID = user["id"] as? String,
-                  let sessionID = grant["session_id"] as? String, let refresh = grant["refresh_token"] as? String
-            else {
-                return Self.error(500, "unexpected_failure", "the grant answered without a session")
-            }
-            let now = Int(context.clock().timeIntervalSince1970)
-            let lifetime = context.configuration.accessTokenLifetime
-            let claims: [String: Any] = [
-                "aud": "authenticated", "exp": now + lifetime, "iat": now, "iss": context.configuration.issuer,
-                "sub": userID, "email": user["email"] ?? "", "phone": user["phone"] ?? "", "role": "authenticated",
-                "session_id": sessionID, "aal": "aal1", "amr": [["method": "password", "timestamp": now]],
-                "app_metadata": user["app_metadata"] ?? [:], "user_metadata": user["user_metadata"] ?? [:],
-                "is_anonymous": false,
-            ]
-            let accessToken = JWT.sign(claims: claims, secret: context.configuration.jwtSecret)
-            return .json(200, object: [
-                "access_token": accessToken, "token_type": "bearer", "expires_in": lifetime,
-                "expires_at": now + lifetime, "refresh_token": refresh, "user": user,
-            ] as [String: Any])
         } catch {
             return Self.failure(error)
         }
     }
 
+    enum GrantOutcome {
+        case session([String: Any])
+        case refused(HTTPResponse)
+    }
+
+    /// Runs a grant; a session signed for the user it answers, or the refusal it answered with.
+    func grant(_ query: PostgresQuery) async throws -> GrantOutcome {
+        let text = try await context.queryAsService(query).scalar(String.self)
+        guard let grant = JSONText.parse(text) as? [String: Any] else {
+            return .refused(Self.error(500, "unexpected_failure", "the grant answered something unreadable"))
+        }
+        return signed(grant)
+    }
+
+    /// A grant's answer as a session with its access token signed.
+    func signed(_ grant: [String: Any]) -> GrantOutcome {
+        if let code = grant["error"] as? String {
+            return .refused(Self.error(400, code, grant["hint"] as? String ?? code))
+        }
+        guard let user = grant["user"] as? [String: Any], let userID = user["id"] as? String,
+              let sessionID = grant["session_id"] as? String, let refresh = grant["refresh_token"] as? String
+        else {
+            return .refused(Self.error(500, "unexpected_failure", "the grant answered without a session"))
+        }
+        let now = Int(context.clock().timeIntervalSince1970)
+        let lifetime = context.configuration.accessTokenLifetime
+        let anonymous = user["is_anonymous"] as? Bool ?? false
+        let claims: [String: Any] = [
+            "aud": "authenticated", "exp": now + lifetime, "iat": now, "iss": context.configuration.issuer,
+            "sub": userID, "email": user["email"] ?? "", "phone": user["phone"] ?? "", "role": "authenticated",
+            "session_id": sessionID, "aal": "aal1",
+            "amr": [["method": Self.amrMethod(grant["method"] as? String), "timestamp": now]],
+            "app_metadata": user["app_metadata"] ?? [:], "user_metadata": user["user_metadata"] ?? [:],
+            "is_anonymous": anonymous,
+        ]
+        let accessToken = JWT.sign(claims: claims, secret: context.configuration.jwtSecret)
+        return .session([
+            "access_token": accessToken, "token_type": "bearer", "expires_in": lifetime,
+            "expires_at": now + lifetime, "refresh_token": refresh, "user": user,
+        ])
+    }
+
+    /// The `amr` method the platform names for how a session began.
+    static func amrMethod(_ method: String?) -> String {
+        switch method {
+        case nil, "password": "password"
+        case "magiclink", "confirmation": "otp"
+        case "invite": "invite"
+        case "recovery": "recovery"
+        case "email_change": "email_change"
+        case "anonymous": "anonymous"
+        case let other?: other
+        }
+    }
+
     /// The bearer token's signed-in user, or the answer that says why there is none.
-    private func signedInCaller(_ request: HTTPRequest) throws(Refusal) -> RequestCaller {
+    func signedInCaller(_ request: HTTPRequest) throws(Refusal) -> RequestCaller {
         guard let bearer = request.bearerToken else {
             throw Refusal(Self.error(401, "no_authorization", "This endpoint requires a Bearer token of a signed-in user"))
         }
@@ -158,7 +228,20 @@ struct AuthService: Sendable {
         return caller
     }
 
-    // MARK: - Errors in the auth service's shape
+    // MARK: - Bodies and errors in the auth service's shape
+
+    static func body(_ request: HTTPRequest) -> [String: Any]? {
+        if request.body.isEmpty { return [:] }
+        return JSONText.parse(request.body) as? [String: Any]
+    }
+
+    /// The body's `data` (user metadata) as JSON text; absent or null is an empty object.
+    static func metadata(_ body: [String: Any]) -> String {
+        guard let data = body["data"], !(data is NSNull) else { return "{}" }
+        return JSONText.serialize(data)
+    }
+
+    static let badJSON = error(400, "bad_json", "Could not parse request body as JSON object")
 
     static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
         var body: [String: Any] = ["code": status, "error_code": code, "msg": message]
@@ -167,14 +250,26 @@ struct AuthService: Sendable {
     }
 
     /// A refusal raised by the SQL functions (P0001, the code as message, what to do as hint), or a failure.
-    static func failure(_ error: any Error) -> HTTPResponse {
+    /// `signedIn`: the request came with a user's access token, whose ended session the platform
+    /// answers 403 (a refresh token of one is a 400, as every refused grant).
+    static func failure(_ error: any Error, signedIn: Bool = false) -> HTTPResponse {
         guard let error = error as? PostgresError, error.code == "P0001" else {
             return Self.error(500, "unexpected_failure", "the auth service could not reach its database; try again")
         }
         let status: Int
         switch error.message {
-        case "weak_password", "user_already_exists": status = 422
-        default: status = 400
+        case "weak_password", "user_already_exists", "email_exists", "same_password", "otp_disabled", "flow_state_expired":
+            status = 422
+        case "otp_expired", "bad_code_verifier":
+            status = 403
+        case "session_not_found":
+            status = signedIn ? 403 : 400
+        case "flow_state_not_found", "user_not_found":
+            status = 404
+        case "over_email_send_rate_limit":
+            status = 429
+        default:
+            status = 400
         }
         return Self.error(status, error.message, error.hint ?? error.message)
     }

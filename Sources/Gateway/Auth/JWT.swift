@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 
 /// HS256 JSON Web Tokens (RFC 7519) signed with the gateway's secret: the access

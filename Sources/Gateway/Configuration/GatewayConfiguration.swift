@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 
 /// What `summit serve` needs besides the database: the JWT secret and the two API
@@ -14,6 +15,9 @@ public struct GatewayConfiguration: Sendable {
     public var accessTokenLifetime = 3600
     /// Schemas REST may read and write, the first being the default profile.
     public var exposedSchemas = ["public", "social", "grids", "meet", "mountain", "activity"]
+    /// Whether REST answers `Accept: application/vnd.pgrst.plan` with the query's plan
+    /// (PostgREST's `db-plan-enabled`, off by default: a plan shows how the data is laid out).
+    public var restPlanEnabled = false
     /// `iss` of the tokens issued.
     public var issuer = "summit"
     /// Connections to PostgreSQL for requests.
@@ -21,6 +25,7 @@ public struct GatewayConfiguration: Sendable {
     /// Largest upload, whatever a bucket allows.
     public var maxUploadBytes = 12 << 20
     public var server = ServerOptions()
+    public var auth = AuthSettings()
 
     public init(jwtSecret: [UInt8], anonKey: String, serviceRoleKey: String) {
         self.jwtSecret = jwtSecret
@@ -35,6 +40,7 @@ public struct GatewayConfiguration: Sendable {
         public static let serviceRoleKey = "SUMMIT_SERVICE_ROLE_KEY"
         public static let accessTokenLifetime = "SUMMIT_ACCESS_TOKEN_LIFETIME"
         public static let exposedSchemas = "SUMMIT_REST_SCHEMAS"
+        public static let restPlanEnabled = "SUMMIT_REST_PLAN_ENABLED"
     }
 
     /// A problem with the configuration: what is wrong and what to do.
@@ -81,7 +87,28 @@ public struct GatewayConfiguration: Sendable {
             }
             configuration.exposedSchemas = schemas
         }
+        configuration.restPlanEnabled = try flag(values, Key.restPlanEnabled) ?? false
+        configuration.auth = try AuthSettings.from(values)
         return configuration
+    }
+
+    /// A true-or-false setting, nil when absent.
+    static func flag(_ values: [String: String], _ key: String) throws(Problem) -> Bool? {
+        guard let text = values[key] else { return nil }
+        switch text.lowercased() {
+        case "true", "1", "on", "yes": return true
+        case "false", "0", "off", "no", "": return false
+        default: throw Problem(description: "\(key) must be true or false, not \"\(text)\"")
+        }
+    }
+
+    /// A number of seconds in `range`, nil when absent.
+    static func seconds(_ values: [String: String], _ key: String, _ range: ClosedRange<Int>) throws(Problem) -> Int? {
+        guard let text = values[key] else { return nil }
+        guard let seconds = Int(text), range.contains(seconds) else {
+            throw Problem(description: "\(key) must be seconds between \(range.lowerBound) and \(range.upperBound), not \"\(text)\"")
+        }
+        return seconds
     }
 
     /// `KEY=value` lines; `#` comments and blank lines skipped, optional quotes removed.

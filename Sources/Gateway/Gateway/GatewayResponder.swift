@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 /// Routes requests to the services by path, the way the hosted platform lays them
 /// out: `/auth/v1`, `/rest/v1`, `/storage/v1`, `/realtime/v1`. Adds CORS headers
@@ -33,6 +34,12 @@ struct GatewayResponder: HTTPResponder {
         }
         let service = segments.prefix(2).joined(separator: "/")
         let rest = segments.dropFirst(2)
+        if let tooDeep = Self.bodyTooDeep(request, service: service) {
+            return .response(withCORS(.json(400, object: [
+                "message": "the request body's JSON is too deep at byte \(tooDeep.offset): arrays and objects nest more than "
+                    + "\(tooDeep.limit) levels; send at most \(tooDeep.limit) levels",
+            ])))
+        }
         let response: HTTPResponse
         switch service {
         case "auth/v1":
@@ -52,6 +59,20 @@ struct GatewayResponder: HTTPResponder {
             ])
         }
         return .response(withCORS(response))
+    }
+
+    /// Every service reads its JSON bodies through `JSONText.parse`, which would only
+    /// call one this deep "not JSON"; here it is refused by name, for all of them.
+    /// Storage uploads carry files, so their bodies count only when sent as JSON.
+    private static func bodyTooDeep(_ request: HTTPRequest, service: String) -> JSONTooDeep? {
+        guard !request.body.isEmpty else { return nil }
+        if service == "storage/v1", request.headers["content-type"]?.lowercased().contains("json") != true { return nil }
+        do {
+            try JSONDepth.check(request.body)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     private func withCORS(_ response: HTTPResponse) -> HTTPResponse {

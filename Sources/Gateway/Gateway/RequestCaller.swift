@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 
 /// Who a request runs as: the role and claims PostgreSQL will see, taken from the

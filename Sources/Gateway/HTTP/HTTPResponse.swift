@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 /// A response the gateway sends: status, headers and a whole body.
 ///
@@ -108,9 +109,12 @@ public enum JSONText {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// A parsed JSON document (objects as `[String: Any]`), or nil when it is not JSON.
+    /// A parsed JSON document (objects as `[String: Any]`), or nil when it is not
+    /// JSON or nests deeper than `JSONDepth.limit` (request bodies deeper than that
+    /// are refused by name before a service reads them).
     public static func parse(_ bytes: [UInt8]) -> Any? {
-        try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        guard (try? JSONDepth.check(bytes)) != nil else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
     }
 
     public static func parse(_ text: String) -> Any? { parse(Array(text.utf8)) }

@@ -33,9 +33,10 @@ struct RestService: Sendable {
             let parts = Array(path)
             switch parts.count {
             case 1 where !parts[0].isEmpty:
-                return try await table(request, target: TableTarget(schema: schema, table: String(parts[0])), caller: caller)
+                let table = try Identifier.check(String(parts[0]), "table")
+                return try await self.table(request, target: TableTarget(schema: schema, table: table), caller: caller)
             case 2 where parts[0] == "rpc" && !parts[1].isEmpty:
-                return try await call(request, schema: schema, name: String(parts[1]), caller: caller)
+                return try await call(request, schema: schema, name: try Identifier.check(String(parts[1]), "function"), caller: caller)
             default:
                 throw PostgRESTError.refusal(404, "PGRST125", "Invalid path: use /rest/v1/{table} or /rest/v1/rpc/{function}")
             }
@@ -52,136 +53,52 @@ struct RestService: Sendable {
         let header = [.get, .head].contains(request.method) ? "accept-profile" : "content-profile"
         guard let requested = request.headers[header] else { return exposed[0] }
         guard exposed.contains(requested) else {
-            throw PostgRESTError.refusal(406, "PGRST106", "Invalid schema: \(requested)",
+            throw PostgRESTError.refusal(406, "PGRST106", "Invalid schema: \(requested.prefix(80))",
                                          hint: "Only the following schemas are exposed: \(exposed.joined(separator: ", "))")
         }
         return requested
     }
 
-    // MARK: - Tables
+    // MARK: - Shared by tables and functions
 
-    private func table(_ request: HTTPRequest, target: TableTarget, caller: RequestCaller) async throws(Refusal) -> HTTPResponse {
-        guard let items = request.queryItems else { throw PostgRESTError.parse("the query string's percent-encoding is broken") }
-        let query = try TableQuery(items)
-        let preferences = Preferences(request.headers)
-        let single = try wantsSingleObject(request)
-        switch request.method {
-        case .get, .head:
-            return try await read(request, target: target, query: query, preferences: preferences, single: single, caller: caller)
-        case .post:
-            return try await insert(request, target: target, query: query, preferences: preferences, single: single, caller: caller)
-        case .patch:
-            try requireFilters(query, "UPDATE")
-            let (body, columns) = try object(request.body)
-            guard !columns.isEmpty else { throw PostgRESTError.refusal(400, "PGRST102", "Empty or invalid json: PATCH needs an object of columns to set") }
-            let returning = preferences.returning == .representation
-            let statement = query.updateStatement(target, body: body, columns: columns, returning: returning)
-            return try await mutation(statement, caller: caller, returning: returning, created: false, single: single)
-        case .delete:
-            try requireFilters(query, "DELETE")
-            let returning = preferences.returning == .representation
-            return try await mutation(query.deleteStatement(target, returning: returning), caller: caller,
-                                      returning: returning, created: false, single: single)
-        case .put, .options:
-            throw PostgRESTError.refusal(405, "PGRST117", "\(request.method.rawValue) is not supported on tables by Summit",
-                                         hint: "use POST with Prefer: resolution=merge-duplicates to upsert")
-        }
-    }
-
-    private func read(_ request: HTTPRequest, target: TableTarget, query: TableQuery, preferences: Preferences,
-                      single: Bool, caller: RequestCaller) async throws(Refusal) -> HTTPResponse {
-        var limit = query.limit
-        var offset = query.offset
-        if let range = request.headers["range"] {
-            let (from, to) = try Self.range(range)
-            offset = max(offset ?? 0, from)
-            if let to { limit = min(limit ?? Int.max, to - from + 1) }
-        }
-        let statement = query.readStatement(target, limit: limit, offset: offset, withTotal: preferences.wantsCount)
-        let row = try await run(statement, caller: caller)
-        let (json, returned) = (row.json, row.count)
-        let total = row.total
-        var headers = HTTPHeaders()
-        let start = offset ?? 0
-        let rangeText = returned == 0 ? "*" : "\(start)-\(start + returned - 1)"
-        headers.set("content-range", rangeText + "/" + (total.map(String.init) ?? "*"))
-        if single { return try singleObject(json, count: returned, headers: headers) }
-        if let total, returned == 0, start > 0, start >= total, total > 0 {
-            throw PostgRESTError.refusal(416, "PGRST103", "Requested range not satisfiable",
-                                         details: "An offset of \(start) was requested, but there are only \(total) rows.")
-        }
-        let partial = request.headers["range"] != nil && total.map { returned < $0 } == true
-        return .json(partial ? 206 : 200, json, headers: headers)
-    }
-
-    private func insert(_ request: HTTPRequest, target: TableTarget, query: TableQuery, preferences: Preferences,
-                        single: Bool, caller: RequestCaller) async throws(Refusal) -> HTTPResponse {
-        guard let parsed = JSONText.parse(request.body) else {
-            throw PostgRESTError.refusal(400, "PGRST102", "Empty or invalid json", hint: "send a JSON object or an array of objects")
-        }
-        let rows: [[String: Any]]
-        if let object = parsed as? [String: Any] {
-            rows = [object]
-        } else if let array = parsed as? [Any], let objects = array as? [[String: Any]] {
-            rows = objects
-        } else {
-            throw PostgRESTError.refusal(400, "PGRST102", "Empty or invalid json", hint: "send a JSON object or an array of objects")
-        }
-        let keys = rows.reduce(into: [String]()) { keys, row in
-            for key in row.keys.sorted() where !keys.contains(key) { keys.append(key) }
-        }
-        let columns = query.columns ?? keys
-        for column in columns { _ = try TableQuery.columnName(column, context: "columns") }
-        let returning = preferences.returning == .representation
-        guard !columns.isEmpty, !rows.isEmpty else {
-            return .json(201, returning ? "[]" : "", headers: ["content-range": "*/*"])
-        }
-        var conflict: [String]?
-        if preferences.resolution != nil {
-            if let onConflict = query.onConflict {
-                conflict = onConflict
-            } else {
-                do {
-                    conflict = try await schemas.primaryKey(schema: target.schema, table: target.table)
-                } catch {
-                    throw Refusal(PostgRESTError.from(error, role: caller.role))
-                }
-                guard conflict?.isEmpty == false else {
-                    throw PostgRESTError.refusal(400, "PGRST100", "\(target.table) has no primary key to upsert on",
-                                                 hint: "name the unique columns with on_conflict=")
-                }
-            }
-        }
-        let statement = query.insertStatement(target, body: JSONText.serialize(rows), columns: columns, conflict: conflict,
-                                              resolution: preferences.resolution, returning: returning)
-        return try await mutation(statement, caller: caller, returning: returning, created: true, single: single)
-    }
-
-    private func mutation(_ statement: PostgresQuery, caller: RequestCaller, returning: Bool, created: Bool,
-                          single: Bool) async throws(Refusal) -> HTTPResponse {
-        let row = try await run(statement, caller: caller)
-        var headers = HTTPHeaders()
-        headers.set("content-range", row.count == 0 ? "*/*" : "0-\(row.count - 1)/*")
-        if returning {
-            if single { return try singleObject(row.json, count: row.count, headers: headers) }
-            return .json(created ? 201 : 200, row.json, headers: headers)
-        }
-        return HTTPResponse(status: created ? 201 : 204, headers: headers)
-    }
-
-    private struct StatementRow {
-        var json: String
+    struct StatementRow {
+        var body: String
         var count: Int
         var total: Int?
     }
 
-    /// Runs a statement as the caller; PostgreSQL's errors become PostgREST's.
-    private func run(_ statement: PostgresQuery, caller: RequestCaller) async throws(Refusal) -> StatementRow {
+    /// What the `Accept` header asks for; a plan only where the configuration allows it.
+    func media(of request: HTTPRequest) throws(Refusal) -> ResponseMedia {
+        let media = try ResponseMedia.negotiate(request.headers["accept"])
+        if case .plan = media, !context.configuration.restPlanEnabled {
+            throw PostgRESTError.refusal(406, "PGRST107", "None of these media types are available: \(request.headers["accept"] ?? "")",
+                                         hint: "query plans are off: set SUMMIT_REST_PLAN_ENABLED=true to serve application/vnd.pgrst.plan")
+        }
+        return media
+    }
+
+    /// Runs `statement` as the caller (with `planned`, the planner's row estimate, first), in a
+    /// read-only transaction when `readOnly`. A plan request runs `explain …` instead and
+    /// answers its text. PostgreSQL's errors become PostgREST's.
+    func run(_ statement: PostgresQuery, planned: PostgresQuery? = nil, media: ResponseMedia, caller: RequestCaller,
+             prepared: Bool = false, readOnly: Bool = false) async throws(Refusal) -> StatementRow {
         do {
-            let rows = try await context.query(statement, as: caller)
-            let row = rows[0]
-            return StatementRow(json: try row.decode(String.self, at: 0), count: try row.decode(Int.self, at: 1),
-                                total: rows.columns.count > 2 ? try row.decode(Int.self, at: 2) : nil)
+            if let explain = media.explainPrefix {
+                var explained = statement
+                explained.sql = explain + statement.sql
+                let plan = explained
+                let rows = try await context.pool.withConnection { connection in
+                    try await connection.queries([plan], as: caller, readOnly: readOnly)
+                }[0]
+                return StatementRow(body: try rows.map { try $0.decode(String.self, at: 0) }.joined(separator: "\n"), count: 0, total: nil)
+            }
+            let results = try await context.pool.withConnection { connection in
+                try await connection.queries((planned.map { [$0] } ?? []) + [statement], as: caller, prepared: prepared, readOnly: readOnly)
+            }
+            let row = results[results.count - 1][0]
+            var total = results[results.count - 1].columns.count > 2 ? try row.decode(Int.self, at: 2) : nil
+            if planned != nil { total = try Self.planRows(results[0]) }
+            return StatementRow(body: try row.decode(String.self, at: 0), count: try row.decode(Int.self, at: 1), total: total)
         } catch let refusal as Refusal {
             throw refusal
         } catch {
@@ -189,103 +106,67 @@ struct RestService: Sendable {
         }
     }
 
-    // MARK: - Functions
-
-    private func call(_ request: HTTPRequest, schema: String, name: String, caller: RequestCaller) async throws(Refusal) -> HTTPResponse {
-        let body: String
-        let keys: Set<String>
-        switch request.method {
-        case .post:
-            if request.body.isEmpty {
-                body = "{}"
-                keys = []
-            } else {
-                guard let object = JSONText.parse(request.body) as? [String: Any] else {
-                    throw PostgRESTError.refusal(400, "PGRST102", "Empty or invalid json",
-                                                 hint: "send the arguments as one JSON object of name: value")
-                }
-                body = String(decoding: request.body, as: UTF8.self)
-                keys = Set(object.keys)
-            }
-        case .get, .head:
-            guard let items = request.queryItems else { throw PostgRESTError.parse("the query string's percent-encoding is broken") }
-            let query = try TableQuery(items, argumentsAllowed: true)
-            var arguments: [String: Any] = [:]
-            for (name, value) in query.arguments { arguments[name] = value }
-            body = JSONText.serialize(arguments)
-            keys = Set(arguments.keys)
-        default:
-            throw PostgRESTError.refusal(405, "PGRST101", "Only GET and POST are allowed for functions")
-        }
-        let overloads: [SchemaCache.Function]
-        do {
-            overloads = try await schemas.overloads(schema: schema, name: name)
-        } catch {
-            throw Refusal(PostgRESTError.from(error, role: caller.role))
-        }
-        let function = try FunctionCall(schema: schema, name: name, keys: keys, overloads: overloads)
-        if request.method != .post && function.function.volatility == "v" {
-            throw PostgRESTError.refusal(405, "PGRST101", "Cannot use the GET method on RPC: \(name) changes data",
-                                         hint: "call it with POST")
-        }
-        let text: String
-        do {
-            let rows = try await context.pool.withConnection { connection in
-                try await connection.query(function.statement(body: body), as: caller, prepared: true)
-            }
-            text = try rows[0].decode(String.self, at: 1)
-        } catch {
-            throw Refusal(PostgRESTError.from(error, role: caller.role))
-        }
-        if try wantsSingleObject(request), function.returnsRows {
-            let count = (JSONText.parse(text) as? [Any])?.count ?? 0
-            return try singleObject(text, count: count, headers: HTTPHeaders())
-        }
-        return .json(200, text)
+    /// "Plan Rows" of `explain (format json)`'s top node.
+    private static func planRows(_ rows: PostgresRows) throws -> Int? {
+        let text = try rows[0].decode(String.self, at: 0)
+        let plan = (JSONText.parse(text) as? [[String: Any]])?.first?["Plan"] as? [String: Any]
+        return (plan?["Plan Rows"] as? NSNumber)?.intValue
     }
 
-    // MARK: - Helpers
-
-    private func wantsSingleObject(_ request: HTTPRequest) throws(Refusal) -> Bool {
-        guard let accept = request.headers["accept"]?.lowercased() else { return false }
-        if accept.hasPrefix("application/vnd.pgrst.object") { return true }
-        let acceptable = accept.split(separator: ",").contains { type in
-            let media = type.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
-            return ["application/json", "*/*", "application/*", "application/vnd.pgrst.array+json"].contains(media)
+    /// A read's answer, as PostgREST gives it: `Content-Range` from the page's first row,
+    /// 206 when the page holds fewer rows than the total, 416 past the end.
+    func readResponse(_ row: StatementRow, media: ResponseMedia, start: Int) throws(Refusal) -> HTTPResponse {
+        if case .plan = media { return Self.body(200, row.body, media: media, headers: HTTPHeaders()) }
+        var headers = HTTPHeaders()
+        headers.set("content-range", Self.contentRange(lower: start, upper: start + row.count - 1, total: row.total))
+        if media.isSingle { return try singleObject(row.body, count: row.count, headers: headers) }
+        var status = 200
+        if let total = row.total {
+            if start > total {
+                throw PostgRESTError.refusal(416, "PGRST103", "Requested range not satisfiable",
+                                             details: "An offset of \(start) was requested, but there are only \(total) rows.")
+            }
+            if row.count < total { status = 206 }
         }
-        guard acceptable else {
-            throw PostgRESTError.refusal(406, "PGRST107", "None of these media types are available: \(accept)",
-                                         hint: "Summit answers application/json")
-        }
-        return false
+        return Self.body(status, row.body, media: media, headers: headers)
     }
 
-    private func singleObject(_ json: String, count: Int, headers: HTTPHeaders) throws(Refusal) -> HTTPResponse {
-        guard count == 1, let array = JSONText.parse(json) as? [Any], let object = array.first else {
+    /// PostgREST's `Content-Range`: `first-last/total`, `*` for the range when there are
+    /// no rows (or the total is 0), `*` for an uncounted total.
+    static func contentRange(lower: Int, upper: Int, total: Int?) -> String {
+        let range = total != 0 && lower <= upper ? "\(lower)-\(upper)" : "*"
+        return range + "/" + (total.map(String.init) ?? "*")
+    }
+
+    static func body(_ status: Int, _ text: String, media: ResponseMedia, headers: HTTPHeaders) -> HTTPResponse {
+        var headers = headers
+        headers.set("content-type", media.contentType)
+        return HTTPResponse(status: status, headers: headers, body: Array(text.utf8))
+    }
+
+    func singleObject(_ json: String, count: Int, headers: HTTPHeaders) throws(Refusal) -> HTTPResponse {
+        let trimmed = json.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard count == 1, trimmed.hasPrefix("["), trimmed.hasSuffix("]") else {
             throw PostgRESTError.refusal(406, "PGRST116", "JSON object requested, multiple (or no) rows returned",
                                          details: "The result contains \(count) rows")
         }
-        var response = HTTPResponse.json(200, object: object, headers: headers)
-        response.headers.set("content-type", "application/vnd.pgrst.object+json; charset=utf-8")
-        return response
+        // The one element's own text, so its keys keep the order PostgreSQL gave them.
+        let object = String(trimmed.dropFirst().dropLast())
+        var headers = headers
+        headers.set("content-type", "application/vnd.pgrst.object+json; charset=utf-8")
+        return HTTPResponse(status: 200, headers: headers, body: Array(object.utf8))
     }
 
-    private func requireFilters(_ query: TableQuery, _ verb: String) throws(Refusal) {
-        guard !query.filters.isEmpty else {
-            throw PostgRESTError.refusal(400, "21000", "\(verb) requires a WHERE clause",
-                                         hint: "add a filter such as ?id=eq.… (Summit refuses whole-table changes)")
+    /// The page a read asks for: `limit`/`offset`, narrowed by a `Range: first-last` header.
+    func page(_ request: HTTPRequest, _ query: TableQuery) throws(Refusal) -> (limit: Int?, offset: Int?) {
+        var limit = query.limit
+        var offset = query.offset
+        if let range = request.headers["range"] {
+            let (from, to) = try Self.range(range)
+            offset = max(offset ?? 0, from)
+            if let to { limit = min(limit ?? Int.max, to - from + 1) }
         }
-        guard query.limit == nil, query.order.isEmpty else {
-            throw PostgRESTError.parse("limit and order apply to reads only in Summit", hint: "filter the rows to change instead")
-        }
-    }
-
-    /// A JSON object's text and its keys (columns to set).
-    private func object(_ body: [UInt8]) throws(Refusal) -> (String, [String]) {
-        guard let object = JSONText.parse(body) as? [String: Any] else {
-            throw PostgRESTError.refusal(400, "PGRST102", "Empty or invalid json", hint: "send one JSON object of the columns to set")
-        }
-        return (String(decoding: body, as: UTF8.self), object.keys.sorted())
+        return (limit, offset)
     }
 
     /// `Range: 0-9` (items), inclusive; `5-` has no end.
@@ -300,5 +181,12 @@ struct RestService: Sendable {
             throw PostgRESTError.refusal(416, "PGRST103", "Requested range not satisfiable", hint: "the last item comes after the first")
         }
         return (from, to)
+    }
+
+    /// The embedded resources of `query` resolved against the schema cache.
+    func plan(_ query: TableQuery, source: String, alias: String, table: (String, String)?,
+              caller: RequestCaller) async throws(Refusal) -> ReadNode {
+        var embedding = Embedding(cache: schemas, exposed: context.configuration.exposedSchemas)
+        return try await embedding.plan(query, source: source, alias: alias, table: table, role: caller.role)
     }
 }

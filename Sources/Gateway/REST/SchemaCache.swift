@@ -19,16 +19,22 @@ actor SchemaCache {
         /// `c` composite, `p` pseudo (record, void), `b` base, …
         var typeKind: String
         var typeName: String
+        /// The return type's schema: with `typeName`, the table a `setof table` function's rows embed from.
+        var typeSchema: String
         /// `i`mmutable, `s`table or `v`olatile.
         var volatility: String
+        /// Which of anon, authenticated and service_role may execute it: a lookup error's
+        /// hint lists only the overloads the caller could call.
+        var executableBy: [String]
 
         var requiredNames: Set<String> { Set(arguments.prefix(arguments.count - defaults).map(\.name)) }
     }
 
-    private let pool: PostgresPool
-    private let lifetime: Duration
+    let pool: PostgresPool
+    let lifetime: Duration
     private var functions: [String: (at: ContinuousClock.Instant, overloads: [Function])] = [:]
-    private var primaryKeys: [String: (at: ContinuousClock.Instant, columns: [String])] = [:]
+    /// Per-table catalog reads (primary key, columns, foreign keys), by kind and table.
+    private var tables: [String: (at: ContinuousClock.Instant, value: any Sendable)] = [:]
 
     init(pool: PostgresPool, lifetime: Duration = .seconds(10)) {
         self.pool = pool
@@ -49,10 +55,16 @@ actor SchemaCache {
                               with ordinality as a(type, mode, name, ord)
                          where a.mode in ('i', 'b', 'v')), '[]')::text as arguments,
                        p.pronargdefaults::int as defaults, p.proretset as returns_set,
-                       t.typtype::text as type_kind, t.typname::text as type_name, p.provolatile::text as volatility
+                       t.typtype::text as type_kind, t.typname::text as type_name, tn.nspname::text as type_schema,
+                       p.provolatile::text as volatility,
+                       array_to_string(array_remove(array[
+                         case when has_function_privilege('anon', p.oid, 'execute') then 'anon' end,
+                         case when has_function_privilege('authenticated', p.oid, 'execute') then 'authenticated' end,
+                         case when has_function_privilege('service_role', p.oid, 'execute') then 'service_role' end], null), ',') as executable_by
                 from pg_proc p
                 join pg_namespace n on n.oid = p.pronamespace
                 join pg_type t on t.oid = p.prorettype
+                join pg_namespace tn on tn.oid = t.typnamespace
                 where n.nspname = \(schema) and p.proname = \(name) and p.prokind = 'f'
                 order by p.oid
                 """).decode(Row.self)
@@ -60,7 +72,8 @@ actor SchemaCache {
         let overloads = try rows.map { row in
             Function(arguments: try JSONDecoder().decode([Function.Argument].self, from: Data(row.arguments.utf8)),
                      defaults: row.defaults, returnsSet: row.returnsSet, typeKind: row.typeKind,
-                     typeName: row.typeName, volatility: row.volatility)
+                     typeName: row.typeName, typeSchema: row.typeSchema, volatility: row.volatility,
+                     executableBy: row.executableBy.split(separator: ",").map(String.init))
         }
         functions[key] = (ContinuousClock.now, overloads)
         return overloads
@@ -72,24 +85,33 @@ actor SchemaCache {
         var returnsSet: Bool
         var typeKind: String
         var typeName: String
+        var typeSchema: String
         var volatility: String
+        var executableBy: String
+    }
+
+    /// What `read` makes of `query` (given the table's quoted, qualified name), kept for
+    /// `lifetime` under `kind` and the table: every per-table catalog read goes through here.
+    func perTable<T: Sendable>(_ kind: String, schema: String, table: String, _ query: @Sendable (String) -> PostgresQuery,
+                               read: @escaping @Sendable (PostgresRows) throws -> T) async throws -> T {
+        let key = kind + ":" + schema + "." + table
+        if let cached = tables[key], ContinuousClock.now - cached.at < lifetime, let value = cached.value as? T { return value }
+        let statement = query(PostgresQuery.quoteIdentifier(schema) + "." + PostgresQuery.quoteIdentifier(table))
+        let value = try await pool.withConnection { connection in try read(try await connection.query(statement)) }
+        tables[key] = (ContinuousClock.now, value)
+        return value
     }
 
     /// The primary key's columns of `schema.table`, in key order (empty when it has none or does not exist).
     func primaryKey(schema: String, table: String) async throws -> [String] {
-        let key = schema + "." + table
-        if let cached = primaryKeys[key], ContinuousClock.now - cached.at < lifetime { return cached.columns }
-        let qualified = PostgresQuery.quoteIdentifier(schema) + "." + PostgresQuery.quoteIdentifier(table)
-        let columns = try await pool.withConnection { connection in
-            try await connection.query("""
-                select a.attname::text
-                from pg_index i
-                join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
-                where i.indrelid = to_regclass(\(qualified)) and i.indisprimary
-                order by array_position(i.indkey::int2[], a.attnum)
-                """).map { try $0.decode(String.self, at: 0) }
-        }
-        primaryKeys[key] = (ContinuousClock.now, columns)
-        return columns
+        try await perTable("primary key", schema: schema, table: table, { qualified in
+            """
+            select a.attname::text
+            from pg_index i
+            join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+            where i.indrelid = to_regclass(\(qualified)) and i.indisprimary
+            order by array_position(i.indkey::int2[], a.attnum)
+            """
+        }, read: { rows in try rows.map { try $0.decode(String.self, at: 0) } })
     }
 }

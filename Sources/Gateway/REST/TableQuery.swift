@@ -1,294 +1,167 @@
-/// A REST request's query string, read into parts: which columns, which rows, in
-/// what order, how many. The subset of PostgREST the apps use; anything else is
-/// refused by name rather than ignored.
-struct TableQuery: Sendable, Equatable {
-    struct SelectItem: Sendable, Equatable {
-        /// `*` or a column name.
-        var column: String
-        var alias: String?
-        /// A type name, checked to be only words (and a trailing `[]`).
-        var cast: String?
-    }
-
-    enum Operator: String, Sendable, CaseIterable {
-        case eq, neq, gt, gte, lt, lte, like, ilike, `in`, `is`
-    }
-
-    enum Value: Sendable, Equatable {
-        case text(String)
-        case list([String])
-        /// `is.null`, `is.true`, `is.false`, `is.unknown`: SQL keywords, never parameters.
-        case keyword(String)
-    }
-
-    struct Filter: Sendable, Equatable {
-        var column: String
-        var negated: Bool
-        var op: Operator
-        var value: Value
-    }
-
+/// A REST request's query string, read into parts: which columns and embedded
+/// resources, which rows (filters and logic trees), in what order, how many —
+/// for the table (or function result) itself and for each embedded resource,
+/// addressed by its path (`cities.order=name`, `cities.or=(…)`).
+struct TableQuery: Sendable {
     struct OrderTerm: Sendable, Equatable {
         var column: String
+        /// `order=rel(col)`: a column of a to-one embedded resource.
+        var relation: String?
         var descending: Bool
         var nullsFirst: Bool?
     }
 
-    var select: [SelectItem] = []
-    var filters: [Filter] = []
-    var order: [OrderTerm] = []
-    var limit: Int?
-    var offset: Int?
-    var onConflict: [String]?
-    var columns: [String]?
-    /// Other parameters, kept for RPCs called with GET (their arguments).
-    var arguments: [(name: String, value: String)] = []
+    /// What narrows and orders one level: the root, or one embedded resource.
+    struct Modifiers: Sendable, Equatable {
+        var conditions: [Condition] = []
+        var order: [OrderTerm] = []
+        var limit: Int?
+        var offset: Int?
 
-    static func == (lhs: TableQuery, rhs: TableQuery) -> Bool {
-        lhs.select == rhs.select && lhs.filters == rhs.filters && lhs.order == rhs.order && lhs.limit == rhs.limit
-            && lhs.offset == rhs.offset && lhs.onConflict == rhs.onConflict && lhs.columns == rhs.columns
-            && lhs.arguments.map(\.name) == rhs.arguments.map(\.name) && lhs.arguments.map(\.value) == rhs.arguments.map(\.value)
+        var isEmpty: Bool { conditions.isEmpty && order.isEmpty && limit == nil && offset == nil }
     }
 
-    /// Parses `items` (decoded query parameters). With `argumentsAllowed`, a parameter
-    /// that is not a filter is kept as an argument (GET /rpc); otherwise it is an error.
-    init(_ items: [(name: String, value: String)], argumentsAllowed: Bool = false) throws(Refusal) {
+    var select: [SelectItem] = []
+    var root = Modifiers()
+    /// Keyed by the embedded resource's path of names (aliases where given).
+    var embedded: [[String]: Modifiers] = [:]
+    var onConflict: [String]?
+    var columns: [String]?
+    /// Parameters that are a function's arguments (GET and HEAD on /rpc).
+    var arguments: [(name: String, value: String)] = []
+
+    var order: [OrderTerm] { root.order }
+    var limit: Int? { root.limit }
+    var offset: Int? { root.offset }
+    /// Anything beyond the plain call: a statement that varies, so it is not prepared.
+    var hasModifiers: Bool { !select.isEmpty || !root.isEmpty || !embedded.isEmpty }
+
+    /// Parses `items` (decoded query parameters). With `argumentNames` (GET /rpc), a
+    /// parameter named like one of the function's parameters is an argument, and so is
+    /// one whose value is no filter; otherwise every parameter must be understood.
+    init(_ items: [(name: String, value: String)], argumentNames: Set<String>? = nil) throws(Refusal) {
         for (name, value) in items {
+            if let argumentNames, argumentNames.contains(name) {
+                arguments.append((name, value))
+                continue
+            }
             switch name {
             case "select":
-                select = try Self.parseSelect(value)
-            case "order":
-                order = try Self.parseOrder(value)
-            case "limit":
-                limit = try Self.count(value, name)
-            case "offset":
-                offset = try Self.count(value, name)
+                select = try SelectItem.parseList(value)
             case "on_conflict":
                 onConflict = try Self.columnList(value, name)
             case "columns":
                 columns = try Self.columnList(value, name)
-            case "or", "and", "not.or", "not.and":
-                throw PostgRESTError.parse("\(name)=(…) logic trees are not supported by Summit",
-                                           hint: "combine conditions with several column filters (they are ANDed) or call an RPC")
             default:
-                if name.contains(".") && !name.hasPrefix("\"") {
-                    throw PostgRESTError.parse("\(name): embedded resources and JSON paths are not supported by Summit",
-                                               hint: "filter on the table's own columns")
-                }
-                if let filter = try Self.parseFilter(column: name, value, lenient: argumentsAllowed) {
-                    filters.append(filter)
-                } else {
-                    arguments.append((name, value))
-                }
+                try read(name, value, lenient: argumentNames != nil)
             }
         }
     }
 
     init() {}
 
+    /// A modifier (`order`, `limit`, `offset`, a tree) or a filter, at the path its name gives.
+    private mutating func read(_ name: String, _ value: String, lenient: Bool) throws(Refusal) {
+        var parts = Lexer.dotted(name)
+        guard let last = parts.last else { return }
+        if last.contains("->") {
+            throw PostgRESTError.parse("\(name.prefix(80)): JSON paths are not supported by Summit", hint: "filter on the whole column")
+        }
+        switch last {
+        case "order", "limit", "offset":
+            parts.removeLast()
+            let path = try Self.path(parts)
+            var modifiers = embedded[path] ?? Modifiers()
+            if path.isEmpty { modifiers = root }
+            switch last {
+            case "order": modifiers.order = try Self.parseOrder(value)
+            case "limit": modifiers.limit = try Self.count(value, name)
+            default: modifiers.offset = try Self.count(value, name)
+            }
+            set(modifiers, at: path)
+        case "or", "and":
+            parts.removeLast()
+            var operatorName = last
+            if parts.last == "not" {
+                parts.removeLast()
+                operatorName = "not." + last
+            }
+            let path = try Self.path(parts)
+            var modifiers = path.isEmpty ? root : embedded[path] ?? Modifiers()
+            modifiers.conditions.append(try Condition.parseTree(operatorName, value))
+            set(modifiers, at: path)
+        default:
+            parts.removeLast()
+            let path = try Self.path(parts)
+            guard let filter = try RowFilter.parse(column: last, value, lenient: lenient && path.isEmpty) else {
+                arguments.append((name, value))
+                return
+            }
+            var modifiers = path.isEmpty ? root : embedded[path] ?? Modifiers()
+            modifiers.conditions.append(.filter(filter))
+            set(modifiers, at: path)
+        }
+    }
+
+    private mutating func set(_ modifiers: Modifiers, at path: [String]) {
+        if path.isEmpty { root = modifiers } else { embedded[path] = modifiers }
+    }
+
+    private static func path(_ parts: [String]) throws(Refusal) -> [String] {
+        guard parts.count <= SelectItem.maximumDepth else { throw PostgRESTError.parse("embedded paths are at most \(SelectItem.maximumDepth) deep") }
+        return try parts.map { part throws(Refusal) in try Identifier.check(part, "embedded resource") }
+    }
+
     // MARK: - Pieces
 
     static func count(_ text: String, _ name: String) throws(Refusal) -> Int {
         guard let number = Int(text), number >= 0, number <= 1_000_000_000 else {
-            throw PostgRESTError.parse("\(name) must be a non-negative integer, not \"\(text)\"")
+            throw PostgRESTError.parse("\(name.prefix(80)) must be a non-negative integer, not \"\(text.prefix(80))\"")
         }
         return number
     }
 
     static func columnList(_ text: String, _ name: String) throws(Refusal) -> [String] {
-        let columns = try splitTopLevel(text).map { $0.trimmingCharacters(in: .whitespaces) }.map { item throws(Refusal) in
-            try columnName(unquote(item), context: name)
+        let columns = try Lexer.split(text).map { item throws(Refusal) in
+            try Identifier.check(Lexer.unquote(item), name)
         }
         guard !columns.isEmpty else { throw PostgRESTError.parse("\(name) needs at least one column") }
         return columns
     }
 
-    /// `a,b:c,d::text,*` — no embedding (`rel(...)`), no JSON paths.
-    static func parseSelect(_ text: String) throws(Refusal) -> [SelectItem] {
-        var items: [SelectItem] = []
-        for rawItem in try splitTopLevel(text) {
-            let item = rawItem.trimmingCharacters(in: .whitespaces)
-            if item.contains("(") || item.contains(")") {
-                throw PostgRESTError.parse("select=\(item): embedding related tables is not supported by Summit",
-                                           hint: "select this table's columns, or call an RPC that joins")
-            }
-            if item.contains("->") {
-                throw PostgRESTError.parse("select=\(item): JSON paths are not supported by Summit", hint: "select the whole column")
-            }
-            var rest = Substring(item)
-            var alias: String?
-            var cast: String?
-            if let castRange = rest.range(of: "::") {
-                cast = String(rest[castRange.upperBound...])
-                rest = rest[..<castRange.lowerBound]
-            }
-            if let colon = rest.firstIndex(of: ":") {
-                alias = try columnName(unquote(String(rest[..<colon])), context: "select")
-                rest = rest[rest.index(after: colon)...]
-            }
-            let column = unquote(String(rest))
-            if column == "*" {
-                guard alias == nil, cast == nil else { throw PostgRESTError.parse("select=*: * takes no alias or cast") }
-                items.append(SelectItem(column: "*"))
-                continue
-            }
-            if let cast { try checkType(cast) }
-            items.append(SelectItem(column: try columnName(column, context: "select"), alias: alias, cast: cast))
-        }
-        guard !items.isEmpty else { throw PostgRESTError.parse("select= needs at least one column (or *)") }
-        return items
-    }
-
-    /// `col.desc.nullslast,other`
+    /// `col.desc.nullslast,other,rel(col).asc`
     static func parseOrder(_ text: String) throws(Refusal) -> [OrderTerm] {
         var terms: [OrderTerm] = []
-        for rawTerm in try splitTopLevel(text) {
-            var parts = rawTerm.trimmingCharacters(in: .whitespaces).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard let first = parts.first else { continue }
-            var term = OrderTerm(column: try columnName(unquote(first), context: "order"), descending: false, nullsFirst: nil)
-            parts.removeFirst()
-            for modifier in parts {
+        for rawTerm in try Lexer.split(text) {
+            let term = rawTerm.trimmingCharacters(in: .whitespaces)
+            var relation: String?
+            var columnPart: String
+            var modifiers: [String]
+            if let open = term.firstIndex(of: "("), let close = term.firstIndex(of: ")"), open < close {
+                relation = try Identifier.check(Lexer.unquote(String(term[..<open])), "order")
+                columnPart = String(term[term.index(after: open)..<close])
+                let after = term[term.index(after: close)...]
+                modifiers = after.isEmpty ? [] : after.dropFirst().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            } else {
+                let parts = Lexer.dotted(term)
+                columnPart = parts[0]
+                modifiers = Array(parts.dropFirst())
+            }
+            var order = OrderTerm(column: try Identifier.check(Lexer.unquote(columnPart), "order"), relation: relation,
+                                  descending: false, nullsFirst: nil)
+            for modifier in modifiers {
                 switch modifier {
-                case "asc": term.descending = false
-                case "desc": term.descending = true
-                case "nullsfirst": term.nullsFirst = true
-                case "nullslast": term.nullsFirst = false
+                case "asc": order.descending = false
+                case "desc": order.descending = true
+                case "nullsfirst": order.nullsFirst = true
+                case "nullslast": order.nullsFirst = false
                 default:
-                    throw PostgRESTError.parse("order=\(rawTerm): \(modifier) is not asc, desc, nullsfirst or nullslast")
+                    throw PostgRESTError.parse("order=\(rawTerm.prefix(80)): \(modifier.prefix(40)) is not asc, desc, nullsfirst or nullslast")
                 }
             }
-            terms.append(term)
+            terms.append(order)
         }
         return terms
-    }
-
-    /// `op.value` or `not.op.value` for column `column`. Returns nil for a value that is
-    /// no filter when `lenient` (an RPC argument); otherwise that is an error.
-    static func parseFilter(column: String, _ text: String, lenient: Bool) throws(Refusal) -> Filter? {
-        var rest = Substring(text)
-        var negated = false
-        if rest.hasPrefix("not.") {
-            negated = true
-            rest = rest.dropFirst(4)
-        }
-        guard let dot = rest.firstIndex(of: "."), let op = Operator(rawValue: String(rest[..<dot])) else {
-            if lenient && !negated { return nil }
-            throw PostgRESTError.parse("failed to parse filter (\(text)) on \(column)",
-                                       hint: "filters are column=op.value with op one of \(Operator.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        let name = try columnName(unquote(column), context: "filter")
-        let raw = String(rest[rest.index(after: dot)...])
-        let value: Value
-        switch op {
-        case .in:
-            value = .list(try parseList(raw, column: name))
-        case .is:
-            let keyword = raw.lowercased()
-            guard ["null", "true", "false", "unknown"].contains(keyword) else {
-                throw PostgRESTError.parse("is.\(raw) on \(name): is takes null, true, false or unknown")
-            }
-            value = .keyword(keyword)
-        case .like, .ilike:
-            value = .text(raw.replacingOccurrences(of: "*", with: "%"))
-        default:
-            value = .text(raw)
-        }
-        return Filter(column: name, negated: negated, op: op, value: value)
-    }
-
-    /// `(a,b,"c,d")` with double-quoted items and backslash escapes inside quotes.
-    static func parseList(_ text: String, column: String) throws(Refusal) -> [String] {
-        guard text.hasPrefix("("), text.hasSuffix(")"), text.count >= 2 else {
-            throw PostgRESTError.parse("in.\(text) on \(column): the list must be in parentheses, like in.(1,2,3)")
-        }
-        let inner = text.dropFirst().dropLast()
-        guard !inner.isEmpty else { return [] }
-        var items: [String] = []
-        var current = ""
-        var quoted = false
-        var wasQuoted = false
-        var escaped = false
-        for character in inner {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if quoted {
-                switch character {
-                case "\\": escaped = true
-                case "\"": quoted = false
-                default: current.append(character)
-                }
-            } else {
-                switch character {
-                case "\"":
-                    guard current.isEmpty else { throw PostgRESTError.parse("in.\(text) on \(column): a quote inside an item") }
-                    quoted = true
-                    wasQuoted = true
-                case ",":
-                    items.append(wasQuoted ? current : current.trimmingCharacters(in: .whitespaces))
-                    current = ""
-                    wasQuoted = false
-                default:
-                    guard !wasQuoted else { throw PostgRESTError.parse("in.\(text) on \(column): text after a closing quote") }
-                    current.append(character)
-                }
-            }
-        }
-        guard !quoted, !escaped else { throw PostgRESTError.parse("in.\(text) on \(column): an unclosed quote") }
-        items.append(wasQuoted ? current : current.trimmingCharacters(in: .whitespaces))
-        guard items.count <= 10_000 else { throw PostgRESTError.parse("in.(…) on \(column): at most 10000 items") }
-        return items
-    }
-
-    /// Splits on commas outside parentheses and double quotes.
-    static func splitTopLevel(_ text: String) throws(Refusal) -> [String] {
-        var parts: [String] = []
-        var current = ""
-        var depth = 0
-        var quoted = false
-        for character in text {
-            switch character {
-            case "\"": quoted.toggle()
-            case "(" where !quoted: depth += 1
-            case ")" where !quoted: depth -= 1
-            case "," where !quoted && depth == 0:
-                parts.append(current)
-                current = ""
-                continue
-            default: break
-            }
-            current.append(character)
-        }
-        guard depth == 0, !quoted else { throw PostgRESTError.parse("unbalanced parentheses or quotes in \"\(text)\"") }
-        parts.append(current)
-        return parts.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-    }
-
-    static func unquote(_ text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.count >= 2, trimmed.hasPrefix("\""), trimmed.hasSuffix("\"") {
-            return String(trimmed.dropFirst().dropLast())
-        }
-        return trimmed
-    }
-
-    /// Any name is safe once quoted; only emptiness, NUL and absurd length are refused.
-    static func columnName(_ name: String, context: String) throws(Refusal) -> String {
-        guard !name.isEmpty, name.utf8.count <= 63, !name.contains("\u{0}") else {
-            throw PostgRESTError.parse("\(context): \"\(name.prefix(80))\" is not a column name (1 to 63 bytes)")
-        }
-        return name
-    }
-
-    /// Casts name a type, never SQL: words, one space between, an optional `[]`.
-    static func checkType(_ type: String) throws(Refusal) {
-        let base = type.hasSuffix("[]") ? String(type.dropLast(2)) : type
-        let words = base.split(separator: " ", omittingEmptySubsequences: false)
-        let valid = !words.isEmpty && words.count <= 3 && words.allSatisfy { word in
-            !word.isEmpty && word.count <= 30 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-                && !(word.first?.isNumber ?? true)
-        }
-        guard valid else { throw PostgRESTError.parse("::\(type) is not a type name") }
     }
 }
 

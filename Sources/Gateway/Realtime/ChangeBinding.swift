@@ -42,6 +42,11 @@ struct ChangeBinding: Sendable {
         schema == notice.schema && table == notice.table && (event == "*" || event == notice.type)
     }
 
+    /// The binding as the platform names it when it cannot subscribe it.
+    var parameters: String {
+        "event: \(event), schema: \(schema), table: \(table), filters: [\(filterText ?? "")]"
+    }
+
     /// The binding as the join reply states it.
     var replyJSON: String {
         var object: [String: Any] = ["id": id, "event": event, "schema": schema, "table": table]

@@ -33,4 +33,15 @@ actor RealtimeCatalog {
         tables[key] = (ContinuousClock.now, entry)
         return entry
     }
+
+    /// Every published table, `schema.table`, for saying which are when a join names another.
+    func publishedTables() async throws -> [String] {
+        try await pool.withConnection { connection in
+            try await connection.query("""
+                select n.nspname || '.' || c.relname from pg_trigger t
+                join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+                where t.tgname = 'realtime_changes' order by 1
+                """).map { try $0.decode(String.self, at: 0) }
+        }
+    }
 }

@@ -26,6 +26,8 @@ final class RealtimeChannel: @unchecked Sendable {
     var presenceKey: String
     var bindings: [ChangeBinding] = []
     var tracked = false
+    /// Whether the channel hears `presence_state` (joined with presence.enabled, or tracked since).
+    var presenceEnabled = false
     /// The user whose change feed this channel follows.
     var changesUser: UUID?
     var positions: RelaySubscription?

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 import Postgres
 import Relay
 
@@ -17,7 +18,7 @@ actor RealtimeSession {
     /// Who the socket's API key makes the caller, for channels joined without a token.
     let socketCaller: RequestCaller
     let outbox = Outbox()
-    private var channels: [String: RealtimeChannel] = [:]
+    private(set) var channels: [String: RealtimeChannel] = [:]
     /// Channels of this session following each user's change feed.
     private var feedUsers: [UUID: Int] = [:]
     private var closed = false
@@ -41,6 +42,10 @@ actor RealtimeSession {
         while let message = await socket.receive() {
             switch message {
             case .text(let text):
+                if (try? JSONDepth.check(text.utf8)) == nil {
+                    socket.close(.unsupportedData, reason: "the message nests JSON more than \(JSONDepth.limit) levels deep; send at most \(JSONDepth.limit)")
+                    continue
+                }
                 guard let phoenix = PhoenixMessage.decode(text, serializer: serializer) else {
                     socket.close(.unsupportedData, reason: "expected Phoenix channel messages (JSON, serializer \(serializer == .v1 ? "1.0.0" : "2.0.0"))")
                     continue
@@ -136,29 +141,25 @@ actor RealtimeSession {
         channel.broadcastSelf = broadcastConfig?["self"] as? Bool ?? false
         channel.broadcastAck = broadcastConfig?["ack"] as? Bool ?? false
 
-        // postgres_changes: every binding must be servable, or the join is refused.
+        // postgres_changes: bindings that cannot be read refuse the join; a table that
+        // sends no changes is told after the join, as the platform does (see RealtimeSession+Changes).
         let requested = config["postgres_changes"] as? [[String: Any]] ?? []
+        var unpublished: String?
         if !requested.isEmpty {
             guard let user = caller.userID else {
                 return send(PhoenixMessage.refusal(to: message, "sign in to receive postgres_changes", serializer: serializer))
             }
             do {
-                for (index, object) in requested.enumerated() {
-                    let binding = try ChangeBinding.parse(object, id: Int.random(in: 1...Int(Int32.max)) &+ index)
-                    guard try await service.catalog.published(schema: binding.schema, table: binding.table) != nil else {
-                        return send(PhoenixMessage.refusal(to: message,
-                            "\(binding.schema).\(binding.table) does not send changes: Summit publishes social.friendships and meet.meet_requests",
-                            serializer: serializer))
-                    }
-                    channel.bindings.append(binding)
-                }
-            } catch let problem as BindingProblem {
-                return send(PhoenixMessage.refusal(to: message, problem.message, serializer: serializer))
+                let resolved = try await changeBindings(requested)
+                channel.bindings = resolved.bindings
+                unpublished = resolved.unpublished
             } catch {
-                return send(PhoenixMessage.refusal(to: message, "could not check the tables: \(error)", serializer: serializer))
+                return send(PhoenixMessage.refusal(to: message, error.message, serializer: serializer))
             }
-            channel.changesUser = user
+            if unpublished == nil { channel.changesUser = user }
         }
+        // Presence is on when the join says so (the platform's presence.enabled, true or "true"); a track turns it on too.
+        channel.presenceEnabled = Self.flag(presence?["enabled"])
 
         // Listen before answering, so nothing said after the answer is missed.
         do {
@@ -181,10 +182,12 @@ actor RealtimeSession {
 
         let changes = channel.bindings.isEmpty ? "" : #""postgres_changes":["# + channel.bindings.map(\.replyJSON).joined(separator: ",") + "]"
         send(PhoenixMessage.reply(to: message, ok: true, response: "{" + changes + "}", serializer: serializer))
-        if !channel.bindings.isEmpty {
+        if let unpublished {
+            send(PhoenixMessage.system(topic: topic, extension: "postgres_changes", message: unpublished, ok: false, serializer: serializer))
+        } else if !channel.bindings.isEmpty {
             send(PhoenixMessage.system(topic: topic, extension: "postgres_changes", message: "Subscribed to PostgreSQL", ok: true, serializer: serializer))
         }
-        if presence?["enabled"] as? Bool == true || presence?["key"] as? String != nil {
+        if channel.presenceEnabled {
             await sendPresenceState(topic)
         }
         if case .resortPositions(let resort) = kind, let user = caller.userID {
@@ -382,6 +385,7 @@ actor RealtimeSession {
                         """, as: .serviceRole)
                 }
                 channel.tracked = true
+                channel.presenceEnabled = true
             case "untrack":
                 _ = try await context.pool.withConnection { connection in
                     try await connection.query("select realtime.gateway_untrack(\(topic), \(origin))", as: .serviceRole)
@@ -417,7 +421,7 @@ actor RealtimeSession {
             switch item {
             case .text(let text, _):
                 if let topic = PresenceResync.topic(of: text) {
-                    if channels[topic] != nil { await sendPresenceState(topic) }
+                    if channels[topic]?.presenceEnabled == true { await sendPresenceState(topic) }
                     continue
                 }
                 await socket.waitForRoom()
@@ -426,55 +430,6 @@ actor RealtimeSession {
                 await deliver(notice)
             }
         }
-    }
-
-    /// A row changed: for each channel of this session with a binding for it, read the
-    /// row as that channel's caller (RLS decides) and send it to the bindings it satisfies.
-    private func deliver(_ notice: ChangeNotice) async {
-        for channel in Array(channels.values) where channel.changesUser == notice.user {
-            let matching = channel.bindings.filter { $0.matches(notice) }
-            guard !matching.isEmpty,
-                  let table = try? await service.catalog.published(schema: notice.schema, table: notice.table) else { continue }
-            var ids: [Int] = []
-            var record: String?
-            if notice.type == "DELETE" {
-                ids = matching.map(\.id)
-            } else {
-                // One read per distinct filter: bindings without a filter share one.
-                var byFilter: [String: [ChangeBinding]] = [:]
-                for binding in matching { byFilter[binding.filterText ?? "", default: []].append(binding) }
-                for group in byFilter.values {
-                    guard let row = await read(notice, filter: group[0].filter, as: channel.caller) else { continue }
-                    record = row
-                    ids += group.map(\.id)
-                }
-            }
-            guard !ids.isEmpty, channels[channel.topic] === channel else { continue }
-            var data = #"{"columns":"# + table.columnsJSON + #","commit_timestamp":"# + JSONText.quote(notice.commitTimestamp)
-                + #","errors":null,"schema":"# + JSONText.quote(notice.schema) + #","table":"# + JSONText.quote(notice.table)
-                + #","type":"# + JSONText.quote(notice.type)
-            if let record { data += #","record":"# + record }
-            if notice.type != "INSERT" { data += #","old_record":"# + notice.keyJSON }
-            data += "}"
-            let payload = #"{"data":"# + data + #","ids":["# + ids.map(String.init).joined(separator: ",") + "]}"
-            await socket.waitForRoom()
-            socket.send(text: PhoenixMessage.encode(topic: channel.topic, event: "postgres_changes", payloadJSON: payload, serializer: serializer))
-        }
-    }
-
-    /// The changed row as `caller` sees it (nil when RLS hides it or it no longer matches).
-    private func read(_ notice: ChangeNotice, filter: TableQuery.Filter?, as caller: RequestCaller) async -> String? {
-        var query = TableQuery()
-        for (column, value) in notice.key.sorted(by: { $0.key < $1.key }) {
-            query.filters.append(TableQuery.Filter(column: column, negated: false, op: .eq, value: .text(value)))
-        }
-        if let filter { query.filters.append(filter) }
-        var builder = SQLBuilder()
-        let condition = query.whereClause(&builder)
-        let target = TableTarget(schema: notice.schema, table: notice.table)
-        let statement = builder.query("select to_jsonb(\(TableTarget.alias))::text from \(target.qualified) as \(TableTarget.alias)\(condition)")
-        guard let rows = try? await context.query(statement, as: caller), let row = rows.first else { return nil }
-        return try? row.decode(String.self, at: 0)
     }
 }
 

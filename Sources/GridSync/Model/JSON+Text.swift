@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 /// The document could not be read as JSON: where, and why.
 public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
@@ -11,11 +12,17 @@ extension JSON {
     /// Parses a JSON document. A hand-written reader: a pull answers thousands
     /// of flat rows at a time, and this is several times quicker than `JSONDecoder`.
     public init(parsing text: String) throws {
-        var reader = JSONReader(Array(text.utf8))
-        self = try reader.document()
+        try self.init(parsing: Array(text.utf8))
     }
 
+    /// The reader recurses once per level, so a document nested deeper than
+    /// `JSONDepth.limit` is refused before it starts.
     public init(parsing bytes: [UInt8]) throws {
+        do {
+            try JSONDepth.check(bytes)
+        } catch {
+            throw JSONSyntaxError(offset: error.offset, reason: error.reason)
+        }
         var reader = JSONReader(bytes)
         self = try reader.document()
     }

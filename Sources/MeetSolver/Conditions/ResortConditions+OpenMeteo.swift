@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 /// Why a forecast document could not be read.
 public struct ForecastError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -15,6 +16,11 @@ extension ResortConditions {
     /// current time (cm), unless `current.snowfall_24h` gives it.
     public init(openMeteoJSON bytes: [UInt8]) throws(ForecastError) {
         let document: OpenMeteoDocument
+        do {
+            try JSONDepth.check(bytes)
+        } catch {
+            throw ForecastError(message: "the forecast is not readable: \(error)")
+        }
         do {
             document = try JSONDecoder().decode(OpenMeteoDocument.self, from: Data(bytes))
         } catch {

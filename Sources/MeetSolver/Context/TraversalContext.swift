@@ -1,4 +1,3 @@
-import ActivityImport
 import MountainGraph
 
 /// How long each edge takes one particular skier, and how uncertain that is,

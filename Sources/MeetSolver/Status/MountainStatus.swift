@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 import MountainGraph
 
 /// The operational status sidecar of one exact dataset identity: which edges
@@ -44,6 +45,11 @@ extension MountainStatus {
     /// (ISO-8601 or Unix seconds), `source`, and
     /// `edges: {"<edge id>": {"is_open": bool, "wait_minutes": number|null}}`.
     public init(json bytes: [UInt8]) throws(StatusDecodingError) {
+        do {
+            try JSONDepth.check(bytes)
+        } catch {
+            throw StatusDecodingError("the status sidecar is not readable: \(error)")
+        }
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             throw StatusDecodingError("the status sidecar is not a JSON object")
         }

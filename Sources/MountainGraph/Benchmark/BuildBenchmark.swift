@@ -1,25 +1,25 @@
 /// Timing of one OSM input: decoding alone (the floor) against the full
 /// pipeline, each the median of several repetitions.
-public struct BuildBenchmark: Sendable, CustomStringConvertible {
-    public let inputBytes: Int
-    public let repetitions: Int
+package struct BuildBenchmark: Sendable, CustomStringConvertible {
+    package let inputBytes: Int
+    package let repetitions: Int
     /// Median seconds to decode the OSM JSON into elements.
-    public let decodeSeconds: Double
+    package let decodeSeconds: Double
     /// Median seconds from OSM bytes to a graph (decode + build).
-    public let buildSeconds: Double
+    package let buildSeconds: Double
     /// Median seconds from OSM bytes to a stored blob (decode + build +
     /// canonical JSON + deflate + SHA-256).
-    public let publishSeconds: Double
-    public let nodeCount: Int
-    public let edgeCount: Int
-    public let blobBytes: Int
+    package let publishSeconds: Double
+    package let nodeCount: Int
+    package let edgeCount: Int
+    package let blobBytes: Int
 
     /// Build time over the decode floor.
-    public var buildRatio: Double { buildSeconds / decodeSeconds }
+    package var buildRatio: Double { buildSeconds / decodeSeconds }
     /// Publish time over the decode floor.
-    public var publishRatio: Double { publishSeconds / decodeSeconds }
+    package var publishRatio: Double { publishSeconds / decodeSeconds }
 
-    public var description: String {
+    package var description: String {
         func ms(_ seconds: Double) -> String {
             let value = (seconds * 10_000).rounded() / 10
             return "\(value) ms"
@@ -34,7 +34,7 @@ public struct BuildBenchmark: Sendable, CustomStringConvertible {
 extension BuildBenchmark {
     /// Times decode-only, decode+build and decode+build+encode on `osm` bytes.
     /// No manifest is applied: the figures measure the builder itself.
-    public static func measure(
+    package static func measure(
         osm: [UInt8], repetitions: Int = 5, elevation: (any ElevationSource)? = nil,
         options: BuildOptions = BuildOptions(missingElevation: .assumeFlat)
     ) throws -> BuildBenchmark {

@@ -11,6 +11,8 @@ public struct BuildFailure: Sendable, Equatable, CustomStringConvertible {
         case disconnectedIdentity = "disconnected_identity"
         case branchedIdentity = "branched_identity"
         case missingElevation = "missing_elevation"
+        /// A routable way references a vertex the snapshot lacks.
+        case missingVertex = "missing_vertex"
         case rendezvousAnchorUnresolved = "rendezvous_anchor_unresolved"
         case integrity
     }

@@ -22,6 +22,9 @@ public struct BuildReport: Sendable, Equatable, CustomStringConvertible {
     public var excludedAreaWays = 0
     public var excludedAccessWays = 0
     public var excludedDegenerateWays = 0
+    /// Lift ways whose drawn loop (bullwheel, station outline) was cut back
+    /// to the line between their stations.
+    public var trimmedLiftLoops = 0
     /// Routable ways built flat because no vertex had an elevation.
     public var waysWithoutElevation = 0
     public var routability = Routability()
@@ -40,7 +43,7 @@ public struct BuildReport: Sendable, Equatable, CustomStringConvertible {
         runs \(runWays) [\(difficulties)], lifts \(liftWays), connectors \(connectorWays), identities \(identities)
         components \(connectedComponents), largest strongly connected \(largestStronglyConnectedComponent) nodes
         \(routability)
-        excluded: \(excludedAreaWays) area, \(excludedAccessWays) access, \(excludedDegenerateWays) degenerate; flat (no elevation): \(waysWithoutElevation)
+        excluded: \(excludedAreaWays) area, \(excludedAccessWays) access, \(excludedDegenerateWays) degenerate; lift loops trimmed: \(trimmedLiftLoops); flat (no elevation): \(waysWithoutElevation)
         fingerprint \(fingerprint)
         """
     }

@@ -36,10 +36,11 @@ extension BuildRun {
             }
         }
         report.waysWithoutElevation = flatWays
+        report.trimmedLiftLoops = trimmedLiftLoops.count
         let components = GraphComponents(graph)
         report.connectedComponents = components.weakCount
         report.largestStronglyConnectedComponent = components.largestStrong
-        report.routability = graph.routability(largestStrong: components.largestStrong)
+        report.routability = graph.routability()
         return report
     }
 }

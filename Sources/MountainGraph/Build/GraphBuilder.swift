@@ -47,6 +47,7 @@ struct BuildRun {
     var ways: [RoutableWay] = []
     var wayIndex: [Int64: Int] = [:]
     var excluded: [Int64: WayExclusion] = [:]
+    var trimmedLiftLoops: [Int64] = []
     var flatWays = 0
 
     // Identities
@@ -78,11 +79,19 @@ struct BuildRun {
     }
 
     mutating func classifyWays() {
-        let (routable, excluded) = WayClassification.classify(osm)
+        let classified = WayClassification.classify(osm)
         let connectors = reviewedConnectorWays()
-        ways = routable + connectors
+        ways = classified.routable + connectors
         ways.sort { $0.id < $1.id }
-        self.excluded = excluded
+        excluded = classified.excluded
+        trimmedLiftLoops = classified.trimmedLiftLoops
+        for defect in classified.missingVertices {
+            let nodes = defect.nodeIDs.prefix(5).map(String.init).joined(separator: ", ")
+                + (defect.nodeIDs.count > 5 ? " and \(defect.nodeIDs.count - 5) more" : "")
+            failures.append(BuildFailure(
+                code: .missingVertex, wayIDs: [defect.wayID],
+                message: "way \(defect.wayID) references vertex \(nodes), which the snapshot does not hold: export the extract with complete ways (Overpass `>;`), or cut it with --bbox, which keeps every vertex of a way it keeps"))
+        }
         for (index, way) in ways.enumerated() { wayIndex[way.id] = index }
         edgesOfWay = Array(repeating: [], count: ways.count)
     }

@@ -1,30 +1,34 @@
 /// Weak and strong connectivity of a graph, for reports.
 struct GraphComponents {
     let weakCount: Int
-    let largestStrong: Int
+    /// Node positions of the largest strongly connected component (the
+    /// smallest node position decides between equal sizes).
+    let largestStrongMembers: [Int]
+    var largestStrong: Int { largestStrongMembers.count }
 
-    init(_ graph: MountainGraph) {
+    /// Over the edges `include` keeps (all of them by default).
+    init(_ graph: MountainGraph, include: (GraphEdge) -> Bool = { _ in true }) {
         let count = graph.nodes.count
         var adjacency = Array(repeating: [Int](), count: count)
         var weak = UnionFind(count: count)
-        for edge in graph.edges {
+        for edge in graph.edges where include(edge) {
             guard let s = graph.nodePosition(id: edge.sourceID), let t = graph.nodePosition(id: edge.targetID) else { continue }
             adjacency[s].append(t)
             weak.union(s, t)
         }
         weakCount = Set((0..<count).map { weak.find($0) }).count
-        largestStrong = Self.largestStronglyConnected(adjacency)
+        largestStrongMembers = Self.largestStronglyConnected(adjacency)
     }
 
     /// Tarjan's algorithm, iterative so large resorts cannot overflow the stack.
-    private static func largestStronglyConnected(_ adjacency: [[Int]]) -> Int {
+    private static func largestStronglyConnected(_ adjacency: [[Int]]) -> [Int] {
         let count = adjacency.count
         var order = Array(repeating: -1, count: count)
         var low = Array(repeating: 0, count: count)
         var onStack = Array(repeating: false, count: count)
         var stack: [Int] = []
         var counter = 0
-        var largest = 0
+        var largest: [Int] = []
         for root in 0..<count where order[root] == -1 {
             var work: [(node: Int, next: Int)] = [(root, 0)]
             order[root] = counter; low[root] = counter; counter += 1
@@ -44,14 +48,17 @@ struct GraphComponents {
                     work.removeLast()
                     if let parent = work.last?.node { low[parent] = min(low[parent], low[node]) }
                     if low[node] == order[node] {
-                        var size = 0
+                        var members: [Int] = []
                         while true {
                             let member = stack.removeLast()
                             onStack[member] = false
-                            size += 1
+                            members.append(member)
                             if member == node { break }
                         }
-                        largest = max(largest, size)
+                        members.sort()
+                        if members.count > largest.count || (members.count == largest.count && members[0] < largest[0]) {
+                            largest = members
+                        }
                     }
                 }
             }

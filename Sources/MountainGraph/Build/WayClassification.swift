@@ -41,19 +41,35 @@ enum WayExclusion: Equatable {
     }
 }
 
+/// A routable way that references vertices the snapshot does not hold: a
+/// source defect. It fails the build rather than being silently repaired
+/// (a repaired lift would publish with its top station moved to a pylon).
+struct MissingVertices: Equatable {
+    let wayID: Int64
+    let nodeIDs: [Int64]
+}
+
 enum WayClassification {
-    /// Sorts every way into routable (by kind) or excluded (with the reason),
-    /// by the v15 tag rules.
-    static func classify(_ osm: OSMData) -> (routable: [RoutableWay], excluded: [Int64: WayExclusion]) {
+    struct Classified {
         var routable: [RoutableWay] = []
         var excluded: [Int64: WayExclusion] = [:]
+        var missingVertices: [MissingVertices] = []
+        /// Lift ways whose drawing loops (a bullwheel, a station outline)
+        /// were cut back to the line from base to top.
+        var trimmedLiftLoops: [Int64] = []
+    }
+
+    /// Sorts every way into routable (by kind) or excluded (with the reason),
+    /// by the v15 tag rules.
+    static func classify(_ osm: OSMData) -> Classified {
+        var result = Classified()
         for way in osm.ways {
             let tags = way.tags
             let kind: EdgeKind
             var liftType: LiftType?
             if let aerialway = tags["aerialway"] {
                 if LiftType.nonRoutableAerialways.contains(aerialway) {
-                    excluded[way.id] = .notRoutable("aerialway=\(aerialway)")
+                    result.excluded[way.id] = .notRoutable("aerialway=\(aerialway)")
                     continue
                 }
                 kind = .lift
@@ -63,34 +79,64 @@ enum WayClassification {
                 case "downhill": kind = .run
                 case "connection": kind = .traverse
                 default:
-                    excluded[way.id] = .notRoutable("piste:type=\(piste)")
+                    result.excluded[way.id] = .notRoutable("piste:type=\(piste)")
                     continue
                 }
             } else {
-                excluded[way.id] = .notRoutable("neither piste:type nor aerialway")
+                result.excluded[way.id] = .notRoutable("neither piste:type nor aerialway")
                 continue
             }
             if tags["area"] == "yes" {
-                excluded[way.id] = .area
+                result.excluded[way.id] = .area
                 continue
             }
             // Effective access: the ski-specific tag when present, else access.
             let accessKey = tags["ski"] != nil ? "ski" : "access"
             if let access = tags[accessKey], access == "private" || access == "no" {
-                excluded[way.id] = .access("\(accessKey)=\(access)")
+                result.excluded[way.id] = .access("\(accessKey)=\(access)")
+                continue
+            }
+            let missing = way.nodeIDs.filter { osm.nodes[$0] == nil }
+            if !missing.isEmpty {
+                result.missingVertices.append(MissingVertices(wayID: way.id, nodeIDs: Array(Set(missing)).sorted()))
                 continue
             }
             var vertices: [Int64] = []
             vertices.reserveCapacity(way.nodeIDs.count)
-            for id in way.nodeIDs where osm.nodes[id] != nil && vertices.last != id {
-                vertices.append(id)
+            for id in way.nodeIDs where vertices.last != id { vertices.append(id) }
+            if kind == .lift, Set(vertices).count < vertices.count {
+                vertices = liftLine(vertices)
+                result.trimmedLiftLoops.append(way.id)
             }
             guard vertices.count >= 2, Set(vertices).count >= 2 else {
-                excluded[way.id] = .degenerate
+                result.excluded[way.id] = .degenerate
                 continue
             }
-            routable.append(RoutableWay(id: way.id, kind: kind, tags: tags, vertices: vertices, liftType: liftType))
+            result.routable.append(RoutableWay(id: way.id, kind: kind, tags: tags, vertices: vertices, liftType: liftType))
         }
-        return (routable, excluded)
+        return result
+    }
+
+    /// A lift is one line from station to station, but mappers often draw the
+    /// bullwheel or the station outline at an end, so the way revisits a
+    /// vertex. Erasing each loop where it closes keeps the line between the
+    /// two ends; a way drawn as a closed ring (a carpet's outline) keeps the
+    /// ring open at its closing vertex.
+    static func liftLine(_ vertices: [Int64]) -> [Int64] {
+        if vertices.count > 2, vertices.first == vertices.last, Set(vertices.dropLast()).count == vertices.count - 1 {
+            return Array(vertices.dropLast())
+        }
+        var line: [Int64] = []
+        var position: [Int64: Int] = [:]
+        for vertex in vertices {
+            if let earlier = position[vertex] {
+                for erased in line[(earlier + 1)...] { position[erased] = nil }
+                line.removeSubrange((earlier + 1)...)
+            } else {
+                position[vertex] = line.count
+                line.append(vertex)
+            }
+        }
+        return line
     }
 }

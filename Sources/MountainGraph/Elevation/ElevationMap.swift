@@ -11,9 +11,9 @@ public struct ElevationMap: ElevationSource {
 
     /// Reads the JSON object form; keys must be `lat,lon` and values numbers.
     public init(json bytes: [UInt8]) throws(ElevationError) {
-        var scanner = JSONScanner(bytes: bytes)
         var table = [MicroCoordinate: Double]()
         do {
+            var scanner = try JSONScanner(bytes: bytes)
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONError) in
                 let parts = key.split(separator: ",")
                 guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else {

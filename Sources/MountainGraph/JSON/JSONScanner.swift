@@ -1,3 +1,5 @@
+import JSONDepth
+
 /// A pull parser over UTF-8 JSON bytes.
 ///
 /// OSM extracts run to tens of megabytes; reading them through a generic tree
@@ -8,7 +10,15 @@ struct JSONScanner {
     let bytes: [UInt8]
     private(set) var position = 0
 
-    init(bytes: [UInt8]) {
+    /// Refuses a document nested deeper than `JSONDepth.limit` before anything
+    /// reads it, so `skipValue()` and the readers built on `readObject` and
+    /// `readArray` recurse at most that deep.
+    init(bytes: [UInt8]) throws(JSONError) {
+        do {
+            try JSONDepth.check(bytes)
+        } catch {
+            throw JSONError(message: error.reason, offset: error.offset)
+        }
         self.bytes = bytes
         // A UTF-8 byte order mark is legal in front of a JSON text from some editors.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
@@ -95,7 +105,8 @@ struct JSONScanner {
         position += expected.count
     }
 
-    /// Skips one value of any type.
+    /// Skips one value of any type (recursing once per level: the document's
+    /// depth was checked when the scanner was made).
     mutating func skipValue() throws(JSONError) {
         switch peek() {
         case UInt8(ascii: "{"): try readObject { (scanner: inout JSONScanner, _: String) throws(JSONError) in try scanner.skipValue() }

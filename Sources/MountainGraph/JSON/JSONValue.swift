@@ -23,26 +23,25 @@ enum JSONValue: Equatable {
 
     /// Parses a complete JSON text; trailing content is an error.
     static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
-        var scanner = JSONScanner(bytes: bytes)
-        let value = try parse(&scanner, depth: 0)
+        var scanner = try JSONScanner(bytes: bytes)
+        let value = try parse(&scanner)
         guard scanner.atEnd() else { throw scanner.error("unexpected content after the JSON value") }
         return value
     }
 
-    private static func parse(_ scanner: inout JSONScanner, depth: Int) throws(JSONError) -> JSONValue {
-        // Hostile input must not exhaust the stack.
-        guard depth < 64 else { throw scanner.error("nesting deeper than 64 levels") }
+    /// Recurses once per level; the scanner refused anything deeper than `JSONDepth.limit`.
+    private static func parse(_ scanner: inout JSONScanner) throws(JSONError) -> JSONValue {
         switch scanner.peek() {
         case UInt8(ascii: "{"):
             var members: [(String, JSONValue)] = []
             try scanner.readObject { (inner: inout JSONScanner, key: String) throws(JSONError) in
-                members.append((key, try parse(&inner, depth: depth + 1)))
+                members.append((key, try parse(&inner)))
             }
             return .object(members)
         case UInt8(ascii: "["):
             var elements: [JSONValue] = []
             try scanner.readArray { (inner: inout JSONScanner) throws(JSONError) in
-                elements.append(try parse(&inner, depth: depth + 1))
+                elements.append(try parse(&inner))
             }
             return .array(elements)
         case UInt8(ascii: "\""):

@@ -3,10 +3,10 @@ extension OSMData {
     /// elements (`out body`) and/or ways carrying inline `geometry` (`out geom`).
     /// Relations and unknown keys are skipped; ids and tags are kept verbatim.
     public init(overpassJSON bytes: [UInt8]) throws(OSMError) {
-        var scanner = JSONScanner(bytes: bytes)
         var collector = OSMCollector()
         var sawElements = false
-        do {
+        try OSMError.reading(other: OSMError.notOverpassJSON) {
+            var scanner = try JSONScanner(bytes: bytes)
             guard scanner.peek() == UInt8(ascii: "{") else {
                 throw OSMError.notOverpassJSON("the document is not a JSON object")
             }
@@ -31,12 +31,6 @@ extension OSMData {
             }
             if let elementError { throw elementError }
             guard scanner.atEnd() else { throw OSMError.json(scanner.error("unexpected content after the document")) }
-        } catch let error as OSMError {
-            throw error
-        } catch let error as JSONError {
-            throw .json(error)
-        } catch {
-            throw .notOverpassJSON("\(error)")
         }
         guard sawElements else { throw .notOverpassJSON("the object has no \"elements\" array") }
         self = try collector.finish()

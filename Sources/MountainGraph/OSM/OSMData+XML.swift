@@ -96,13 +96,12 @@ private final class OSMXMLReader: NSObject, XMLParserDelegate {
 }
 
 extension OSMData {
-    /// Reads either format, deciding by the first significant byte.
+    /// Reads OSM XML, Overpass JSON or overpass-turbo GeoJSON, whichever
+    /// `OSMFormat.detect` finds.
     public init(osmBytes bytes: [UInt8]) throws(OSMError) {
-        let first = bytes.first { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
-        if first == UInt8(ascii: "<") {
-            try self.init(osmXML: bytes)
-        } else {
-            try self.init(overpassJSON: bytes)
+        switch try OSMInput(bytes: bytes) {
+        case .elements(let data): self = data
+        case .geoJSON(let document): try self.init(merging: [("GeoJSON", .geoJSON(document))])
         }
     }
 }

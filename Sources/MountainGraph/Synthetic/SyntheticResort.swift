@@ -235,41 +235,16 @@ struct SyntheticResortBuilder {
             let lat = ((Self.latitudeOrigin + vertex.y / metresPerDegreeLat) * 1e7).rounded() / 1e7
             let lon = ((Self.longitudeOrigin + vertex.x / metresPerDegreeLon) * 1e7).rounded() / 1e7
             let elevation = (terrain.elevation(x: vertex.x, y: vertex.y) * 10).rounded() / 10
-            w.beginObject()
-            w.key("id"); w.integer(index + 1)
-            w.key("lat"); w.number(lat)
-            w.key("lon"); w.number(lon)
-            w.key("tags")
-            writeTags(vertex.tags + [("ele", Self.decimal(elevation))], to: &w)
-            w.key("type"); w.string("node")
-            w.endObject()
+            w.overpassNode(id: Int64(index + 1), lat: lat, lon: lon, tags: vertex.tags + [("ele", Self.decimal(elevation))])
         }
         for way in ways {
-            w.beginObject()
-            w.key("id"); w.integer(Int(way.id))
-            w.key("nodes")
-            w.beginArray()
-            for node in way.nodes { w.integer(Int(node)) }
-            w.endArray()
-            w.key("tags")
-            writeTags(way.tags, to: &w)
-            w.key("type"); w.string("way")
-            w.endObject()
+            w.overpassWay(id: way.id, nodeIDs: way.nodes, tags: way.tags)
         }
         w.endArray()
         w.key("generator"); w.string("Summit synthetic resort")
         w.key("version"); w.number(0.6)
         w.endObject()
         return w.bytes
-    }
-
-    private func writeTags(_ tags: [(String, String)], to w: inout CanonicalJSONWriter) {
-        w.beginObject()
-        for (key, value) in tags.sorted(by: { utf8Less($0.0, $1.0) }) {
-            w.key(key)
-            w.string(value)
-        }
-        w.endObject()
     }
 
     /// One-decimal text without a locale.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 /// What a subscriber receives.
 public enum RelayEvent: Sendable, Equatable {
@@ -43,6 +44,7 @@ public struct MeetRequestNotice: Sendable, Equatable, Codable {
     }
 
     public init(payload: String) throws {
+        try JSONDepth.check(payload.utf8)
         self = try JSONDecoder().decode(MeetRequestNotice.self, from: Data(payload.utf8))
     }
 }

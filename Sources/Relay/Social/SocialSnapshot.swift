@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 /// What the relay needs of `social.get_social_snapshot()`: the generation and
 /// whom the user may receive positions from.
@@ -40,6 +41,7 @@ public struct SocialSnapshot: Sendable, Equatable, Decodable {
 
     /// The snapshot from `get_social_snapshot()`'s JSON.
     public init(json: String) throws {
+        try JSONDepth.check(json.utf8)
         self = try JSONDecoder().decode(SocialSnapshot.self, from: Data(json.utf8))
     }
 }

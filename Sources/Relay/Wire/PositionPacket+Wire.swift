@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 extension PositionPacket: Codable {
     enum CodingKeys: String, CodingKey {
@@ -43,13 +44,15 @@ extension PositionPacket: Codable {
         try container.encode(resortID, forKey: .resortID)
     }
 
-    /// The packet in a notification's payload.
+    /// The packet in a notification's payload. The scanner reads only flat
+    /// objects; anything else is checked for depth before JSONDecoder reads it.
     public init(payload: String) throws {
         var payload = payload
         if let packet = payload.withUTF8({ Self.scanned($0) }) {
             self = packet
             return
         }
+        try JSONDepth.check(payload.utf8)
         self = try JSONDecoder().decode(PositionPacket.self, from: Data(payload.utf8))
     }
 }

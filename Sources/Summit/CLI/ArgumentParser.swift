@@ -1,4 +1,5 @@
 import Foundation
+import SummitDatabase
 
 /// Turns words into an `Invocation` by the command table; writes help.
 public enum ArgumentParser {

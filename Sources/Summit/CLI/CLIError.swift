@@ -16,7 +16,7 @@ public struct CLIError: Error, Sendable, CustomStringConvertible {
         return "\(problem): \(fix)"
     }
 
-    static func usage(_ problem: String, command: String) -> CLIError {
+    package static func usage(_ problem: String, command: String) -> CLIError {
         CLIError(problem, fix: "see `\(command) --help`", exitCode: 2)
     }
 }

@@ -1,3 +1,4 @@
+import SummitDatabase
 /// One `summit` command: its words, options and action, as data.
 ///
 /// Help text, parsing and errors all come from this table, so a command cannot
@@ -37,6 +38,20 @@ public struct Command: Sendable {
     /// Everything after the arguments goes, unparsed, to `Invocation.passthrough` (for `summit psql`).
     public var passesThrough = false
     public var run: (@Sendable (Invocation) async throws -> Int32)?
+
+    public init(
+        name: String, summary: String, discussion: String? = nil, arguments: [Argument] = [], options: [Option] = [],
+        subcommands: [Command] = [], passesThrough: Bool = false, run: (@Sendable (Invocation) async throws -> Int32)? = nil
+    ) {
+        self.name = name
+        self.summary = summary
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.subcommands = subcommands
+        self.passesThrough = passesThrough
+        self.run = run
+    }
 }
 
 /// A parsed command line, handed to a command's action.

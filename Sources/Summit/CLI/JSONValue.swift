@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 
 /// A JSON document as the RPCs return it, for commands that print parts of it.
 ///
@@ -30,7 +31,10 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         }
     }
 
+    /// Nesting deeper than `JSONDepth.limit` is refused as `JSONTooDeep`, which
+    /// says so; JSONDecoder alone would call it "not valid JSON".
     public init(parsing text: String) throws {
+        try JSONDepth.check(text.utf8)
         self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }
 

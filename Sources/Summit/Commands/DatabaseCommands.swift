@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import PostgresServer
+import SummitDatabase
 
 /// `summit rpc` and `summit test-db`.
 enum DatabaseCommands {

@@ -3,7 +3,7 @@ import Postgres
 
 /// `summit grids …`: AirStrive's grids as one user — the Atlas, the shelf,
 /// making, copying and sharing grids, and looking at a board.
-enum GridsCommand {
+package enum GridsCommand {
     static let command = Command(
         name: "grids",
         summary: "AirStrive grids as one user: Atlas search, add, copy, make, share, board.",
@@ -299,7 +299,7 @@ enum GridsCommand {
         return audience
     }
 
-    static func number(_ text: String, _ option: String, _ invocation: Invocation) throws -> Int {
+    package static func number(_ text: String, _ option: String, _ invocation: Invocation) throws -> Int {
         guard let value = Int(text), value > 0 else {
             throw CLIError.usage("\(option) needs a positive number", command: invocation.commandPath)
         }

@@ -42,7 +42,8 @@ enum MeetCommand {
                 let planning = try await planning(invocation, in: session)
                 return (planning.planned, planning.names)
             }
-            let printout = MeetPlanPrintout(world: planned.world, solver: planned.solver, names: names, outcome: planned.outcome)
+            let printout = MeetPlanPrintout(world: planned.world, solver: planned.solver, names: names, outcome: planned.outcome,
+                                            solveDuration: planned.solveDuration)
             try writeFiles(invocation, planned, names: names)
             if invocation.json { try invocation.console.json(printout) } else { invocation.console.out(printout.text) }
             return planned.outcome.value == nil ? 3 : 0

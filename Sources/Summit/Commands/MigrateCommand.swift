@@ -1,5 +1,6 @@
 import Migrator
 import Postgres
+import SummitDatabase
 
 /// `summit migrate`.
 enum MigrateCommand {

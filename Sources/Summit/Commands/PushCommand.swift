@@ -12,7 +12,7 @@ enum PushCommand {
             Friend requests, new friends, meet requests and started meets enqueue one notification per device of \
             the person to tell (never across a block), in the same transaction as the change. `summit push deliver` \
             and `summit worker` send them through APNs. APNs is configured in the environment (APNS_TEAM_ID, \
-            APNS_KEY_ID, APNS_KEY_FILE or APNS_AUTH_KEY, APNS_TOPIC; see the README) or with --config FILE.
+            APNS_KEY_ID, APNS_KEY_FILE or APNS_AUTH_KEY, APNS_TOPIC; see docs/push.md) or with --config FILE.
             """,
         subcommands: [devices, deliver, outbox])
 
@@ -94,7 +94,8 @@ enum PushCommand {
         summary: "Deliver the push outbox to APNs: once, or every few seconds until interrupted.",
         discussion: """
             Claims due notifications (several deliverers may run at once: each notification goes to one), sends \
-            them over HTTP/2 and records APNs's answer: 200 delivered; 410 removes the dead device token; 429, \
+            them over one HTTP/2 connection per APNs endpoint, up to APNS_CONCURRENCY at once (default 100), \
+            and records APNs's answer: 200 delivered; 410 removes the dead device token; 429, \
             5xx, 403 and connection failures are retried with backoff (30 s doubling to an hour, jittered) until \
             the 8th attempt; other 4xx are given up. A failure never touches the change that enqueued it. \
             Progress goes to standard error.
@@ -199,7 +200,7 @@ enum PushCommand {
         if let file = invocation.value("--config") { return try APNsConfiguration.load(file: file) }
         guard let configuration = try APNsConfiguration.fromEnvironment() else {
             throw CLIError("APNs is not configured", fix: "set APNS_TEAM_ID, APNS_KEY_ID, APNS_KEY_FILE and APNS_TOPIC "
-                           + "(see the README's push section), or pass --config FILE")
+                           + "(see docs/push.md), or pass --config FILE")
         }
         return configuration
     }

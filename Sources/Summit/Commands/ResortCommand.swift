@@ -24,21 +24,26 @@ enum ResortCommand {
         name: "ingest",
         summary: "Store an OSM extract as the resort's snapshot, draft a manifest from its named ways, and print the review report.",
         discussion: """
-            The extract (Overpass JSON or OSM XML) and elevation files are checked and a draft is made before \
-            anything is written; then the resort (when new), the snapshot, the resort's snapshot pin and the \
-            draft are stored in one transaction. The snapshot date comes from --snapshot-date, the extract's \
-            osm3s.timestamp_osm_base, or a date in the file name. Without --expected-canonical-trails/-lifts \
-            the drafted identity counts are used (and marked not reviewed).
+            The extract (Overpass JSON, OSM XML or overpass-turbo GeoJSON; several --osm files are merged) and \
+            elevation files are checked and a draft is made before anything is written; then the resort (when \
+            new), the snapshot, the resort's snapshot pin and the draft are stored in one transaction. GeoJSON \
+            carries no node ids: vertices with identical coordinates become one vertex, with the id of a \
+            node/<n> Point feature there or else an id derived from the coordinates. --bbox keeps the ways with \
+            a vertex inside the box (whole) and the nodes inside it. One unmodified Overpass JSON / OSM XML file \
+            is stored as it is; anything else as one Overpass JSON document made from the inputs, naming each \
+            file and its sha256. The snapshot date comes from --snapshot-date, else the newest of the files' \
+            dates (osm3s.timestamp_osm_base, GeoJSON timestamp, or a date in the file name). Without \
+            --expected-canonical-trails/-lifts the drafted identity counts are used (and marked not reviewed).
             """,
         arguments: [resortArgument],
         options: [
-            .value("--osm", "FILE", "the OSM extract: Overpass JSON (out body / out geom) or OSM XML (required)"),
+            .value("--osm", "FILE", "an OSM extract: Overpass JSON (out body / out geom), OSM XML or overpass-turbo GeoJSON (required; several are merged)", repeatable: true),
             .value("--elevation", "FILE", "an SRTM tile (.hgt, .hgt.zip) or an elevation map (.json); repeatable", repeatable: true),
             .flag("--assume-flat", "build ways with no elevation flat, in drawing direction (extracts no DEM covers)"),
-            .value("--snapshot-date", "YYYY-MM-DD", "the date of the OSM data, when the extract does not carry it"),
+            .value("--snapshot-date", "YYYY-MM-DD", "the date of the OSM data (default: the newest date the files carry or have in their names)"),
             .value("--name", "NAME", "the resort's name, for a new resort (default: its id)"),
             .value("--timezone", "ZONE", "the resort's IANA time zone, for a new resort (e.g. Europe/Andorra)"),
-            .value("--bbox", "LAT,LON,LAT,LON", "south-west and north-east corners, for a new resort (default: the extract's extent)"),
+            .value("--bbox", "S,W,N,E", "keep only the ways with a vertex in this box (whole) and the nodes in it; also a new resort's box (default: the extract's extent)"),
             .value("--lat-lon", "LAT,LON", "the resort's centre, for a new resort (default: the middle of the box)"),
             .value("--expected-canonical-trails", "N", "reviewed count of unique routable trail identities"),
             .value("--expected-canonical-lifts", "N", "reviewed count of unique routable lift identities"),
@@ -51,17 +56,17 @@ enum ResortCommand {
         ],
         run: { invocation in
             let resortID = invocation.arguments[0]
-            let osmPath = try invocation.required("--osm")
-            let extract = try OSMExtract(file: URL(fileURLWithPath: osmPath), snapshotDate: invocation.value("--snapshot-date"))
+            let osmPaths = invocation.values("--osm")
+            guard !osmPaths.isEmpty else { throw CLIError.usage("\(invocation.commandPath) needs --osm", command: invocation.commandPath) }
+            let box = try invocation.value("--bbox").map { try boundingBox($0, option: "--bbox", invocation) }
+            let extract = try OSMExtract(files: osmPaths.map { URL(fileURLWithPath: $0) }, snapshotDate: invocation.value("--snapshot-date"), bbox: box)
+            extract.summary.forEach { invocation.console.note($0) }
             var request = IngestRequest(resortID: resortID, extract: extract)
             request.elevation = try invocation.values("--elevation").map { try ElevationInput(file: URL(fileURLWithPath: $0)) }
             request.elevationPolicy = invocation.flag("--assume-flat") ? .assumeFlat : .fail
             request.name = invocation.value("--name")
             request.timezone = invocation.value("--timezone")
-            if let text = invocation.value("--bbox") {
-                let values = try coordinates(text, count: 4, option: "--bbox", invocation)
-                request.bbox = (values[0], values[1], values[2], values[3])
-            }
+            request.bbox = box.map { ($0.south, $0.west, $0.north, $0.east) }
             if let text = invocation.value("--lat-lon") {
                 let values = try coordinates(text, count: 2, option: "--lat-lon", invocation)
                 request.center = (values[0], values[1])
@@ -82,7 +87,9 @@ enum ResortCommand {
             let (outcome, report) = try await pipeline(invocation) { [request] pipeline in
                 let outcome = try await pipeline.ingest(request) { console.note($0) }
                 let snapshot = try await pipeline.snapshot(resortID, date: extract.snapshotDate)
-                return (outcome, try pipeline.review(outcome.draft, revision: outcome.draftRevision, snapshot: snapshot))
+                // The meet samples are review's: ingest reports the graphs only.
+                return (outcome, try pipeline.review(outcome.draft, revision: outcome.draftRevision, snapshot: snapshot,
+                                                     sampling: ReviewStages.Sampling(pairs: 0)))
             }
             if invocation.json {
                 try console.json(IngestPrintout(resortCreated: outcome.resortCreated, snapshotStored: outcome.snapshotStored,
@@ -93,37 +100,56 @@ enum ResortCommand {
                 + (outcome.snapshotStored ? "stored" : "kept the identical") + " snapshot \(extract.snapshotDate) (\(extract.bytes.count) bytes)"
                 + "; draft revision \(outcome.draftRevision)")
             console.out(report.text())
-            console.out("next: summit resort review \(resortID) (--accept-connectors, --out FILE / --draft FILE), then summit resort apply \(resortID)")
+            console.out("next: summit resort review \(resortID) --accept all (or claims|connectors|rendezvous, or numbers; --out FILE / --draft FILE to edit), then summit resort apply \(resortID)")
             return 0
         })
 
     static let review = Command(
         name: "review",
-        summary: "Print the review report of the resort's newest manifest draft; accept connector proposals or submit an edited draft.",
+        summary: "Print the review report of the resort's newest manifest draft; accept proposals or submit an edited draft.",
         discussion: """
-            A changed draft is stored as a new revision only if it builds. To edit by hand: write the draft \
-            with --out FILE, change its rows (trails, lifts, connectors, rendezvous_points, counts, evidence), \
-            then give it back with --draft FILE.
+            The report builds the draft as it stands, with each kind of pending proposal (identities for unclaimed \
+            ways, connectors, rendezvous points) and with all of them, and gives for each: open lift tops reaching \
+            an open run, the largest strongly connected component over open edges, closed run edges and why, and a \
+            meet sample (--sample N random pairs of positions on open runs, fixed --seed, an intermediate and an \
+            advanced skier, all lifts open, 10:30 local). Accepted proposals and edited drafts become new \
+            revisions, only if they build. To edit by hand: write the draft with --out FILE, change its rows \
+            (trails, lifts, connectors, rendezvous_points, counts, evidence), then give it back with --draft FILE; \
+            add --repropose to propose again for the edited rows.
             """,
         arguments: [resortArgument],
         options: [
-            .value("--accept-connectors", "all|N,N,…", "accept all pending connector proposals, or those numbered"),
+            .value("--accept", "all|claims|connectors|rendezvous|N,N,…", "accept pending proposals: all, whole kinds, or by number (may be combined: claims,12,40)"),
             .value("--draft", "FILE", "an edited draft to review and store as the next revision"),
+            .flag("--repropose", "propose identities, connectors and rendezvous points again for the draft's rows"),
             .value("--out", "FILE", "write the (resulting) draft to FILE for editing"),
+            .value("--sample", "N", "pairs in each stage's meet sample (default 200; 0 skips it)"),
+            .value("--seed", "N", "the meet sample's seed (default 1)"),
             json,
         ],
         run: { invocation in
             let resortID = invocation.arguments[0]
             var change = ResortPipeline.ReviewChange()
-            if let accept = invocation.value("--accept-connectors") {
-                if accept == "all" {
-                    change.acceptAll = true
-                } else {
-                    change.acceptNumbers = try accept.split(separator: ",").map {
-                        try GridsCommand.number(String($0).trimmingCharacters(in: .whitespaces), "--accept-connectors", invocation)
+            if let accept = invocation.value("--accept") {
+                for word in accept.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                    if word == "all" {
+                        change.acceptKinds = Set(ManifestDraft.ProposalKind.allCases)
+                    } else if let kind = ManifestDraft.ProposalKind(rawValue: word) {
+                        change.acceptKinds.insert(kind)
+                    } else if let number = Int(word), number > 0 {
+                        change.acceptNumbers.append(number)
+                    } else {
+                        throw CLIError.usage("--accept takes all, claims, connectors, rendezvous or proposal numbers, not \"\(word)\"",
+                                             command: invocation.commandPath)
                     }
                 }
             }
+            change.repropose = invocation.flag("--repropose")
+            change.sampling.pairs = try invocation.wholeNumber("--sample", default: 200, minimum: 0)
+            guard let seed = UInt64(invocation.value("--seed") ?? "1") else {
+                throw CLIError.usage("--seed needs a whole number 0 or more", command: invocation.commandPath)
+            }
+            change.sampling.seed = seed
             if let path = invocation.value("--draft") {
                 change.editedDraft = (try ResortFiles.read(URL(fileURLWithPath: path), what: "draft"), path)
             }
@@ -139,6 +165,8 @@ enum ResortCommand {
                 try invocation.console.json(report)
             } else {
                 invocation.console.out(report.text())
+                invocation.console.out("next: " + (report.hasPendingProposals ? "summit resort review \(resortID) --accept all (or by kind or number), then " : "")
+                                       + "summit resort apply \(resortID)")
             }
             return 0
         })
@@ -161,8 +189,13 @@ enum ResortCommand {
                 : (outcome.staged ? "staged" : "staged nothing: the newest manifest already has this content,")
             invocation.console.out("\(what) \(resortID) manifest v\(outcome.manifestVersion) from draft revision \(outcome.draftRevision): "
                 + "\(outcome.trails) trails, \(outcome.lifts) lifts, \(outcome.connectors) connectors, \(outcome.rendezvousPoints) rendezvous points")
-            if !outcome.dryRun {
-                invocation.console.out("next: summit resort build \(resortID) --manifest-version \(outcome.manifestVersion)")
+            if outcome.dryRun && outcome.staged {
+                invocation.console.out("next: summit resort apply \(resortID)")
+                return 0
+            }
+            invocation.console.out("next: summit resort build \(resortID) --manifest-version \(outcome.manifestVersion)")
+            if !outcome.staged {
+                invocation.console.out("to change it: \(ResortPipeline.restageSteps(resortID))")
             }
             return 0
         })
@@ -205,8 +238,11 @@ enum ResortCommand {
             console.out("sha256: \(identity.contentSHA256)\nfingerprint: \(identity.fingerprint)\ndataset_version: \(identity.datasetVersion)")
             console.out("blob: \(outcome.uncompressedSize) bytes of canonical JSON, \(outcome.compressedSize) raw-deflated (blob sha256 \(identity.blobSHA256))")
             if let report = outcome.report { console.out(report.lines.joined(separator: "\n")) }
-            if !outcome.dryRun {
-                console.out("next: summit resort publish \(resortID) --manifest-version \(identity.manifestVersion) --content-sha256 \(identity.contentSHA256)")
+            if outcome.dryRun {
+                console.out("next: summit resort build \(resortID) --manifest-version \(identity.manifestVersion)"
+                    + (invocation.value("--snapshot-date") == nil ? "" : " --snapshot-date \(identity.snapshotDate)"))
+            } else {
+                console.out("next: \(identity.publishCommand)")
             }
             return 0
         })
@@ -244,7 +280,9 @@ enum ResortCommand {
             invocation.console.out("\(verb) \(outcome.identity.line)")
             if let previous = outcome.previous, outcome.status != "already_active" {
                 invocation.console.out("previously active: \(previous.datasetVersion)")
+                invocation.console.out("to go back: \(previous.publishCommand)")
             }
+            invocation.console.out("next: summit resort get \(resortID)   (fetch and verify it as a client does)")
             return 0
         })
 
@@ -371,7 +409,7 @@ enum ResortCommand {
         switch fetch.status {
         case "no_canonical_dataset":
             throw CLIError("no graph of \(resortID) is published (no_canonical_dataset)",
-                           fix: "build and publish one: summit resort build \(resortID), then summit resort publish \(resortID) …")
+                           fix: "build and publish one: summit resort build \(resortID), then the summit resort publish line it prints")
         case "not_found":
             throw CLIError("that identity of \(resortID) was never published (not_found)"
                            + (fetch.current.map { "; the active one is \($0.datasetVersion)" } ?? ""),
@@ -407,6 +445,16 @@ enum ResortCommand {
             throw CLIError.usage("\(option) needs a whole number 0 or more", command: invocation.commandPath)
         }
         return value
+    }
+
+    /// `S,W,N,E`, checked: on the globe, south below north, west of east.
+    static func boundingBox(_ text: String, option: String, _ invocation: Invocation) throws -> OSMBoundingBox {
+        let values = try coordinates(text, count: 4, option: option, invocation)
+        do {
+            return try OSMBoundingBox(south: values[0], west: values[1], north: values[2], east: values[3])
+        } catch {
+            throw CLIError.usage("\(option) \(text): \(error)", command: invocation.commandPath)
+        }
     }
 
     static func coordinates(_ text: String, count: Int, option: String, _ invocation: Invocation) throws -> [Double] {

@@ -13,7 +13,7 @@ enum ServeCommand {
             environment (SUMMIT_JWT_SECRET, SUMMIT_ANON_KEY, SUMMIT_SERVICE_ROLE_KEY; the environment wins); make \
             them once with `summit serve keys --out FILE`. Optional: SUMMIT_ACCESS_TOKEN_LIFETIME (seconds, default \
             3600) and SUMMIT_REST_SCHEMAS (default public,social,grids,meet,mountain,activity). Plain HTTP only: put \
-            a TLS proxy in front (see the README's nginx section). Several processes may share one port \
+            a TLS proxy in front (see docs/gateway.md). Several processes may share one port \
             (SO_REUSEPORT) or run on several behind a load balancer; they share presence and broadcasts through \
             PostgreSQL. Interrupt (SIGINT or SIGTERM) drains requests and closes WebSockets with 1001.
             """,
@@ -53,6 +53,9 @@ enum ServeCommand {
             // The address on standard output (tests and scripts read it); the rest is a note.
             console.out("listening on http://\(configuration.server.host):\(gateway.port)")
             console.note("summit serve: /auth/v1 /rest/v1 /realtime/v1/websocket /storage/v1 on \(database.target); interrupt to stop")
+            if configuration.auth.smtp == nil {
+                console.note("summit serve: no mail server is set (\(AuthSettings.Key.smtpURL)): codes and links that auth would mail are written to this log")
+            }
             let (stopped, stop) = AsyncStream<Void>.makeStream()
             let signals = InterruptSignals { stop.yield() }
             defer { signals.cancel() }

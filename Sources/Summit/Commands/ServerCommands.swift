@@ -2,6 +2,7 @@ import Foundation
 import Migrator
 import Postgres
 import PostgresServer
+import SummitDatabase
 
 /// `summit up`, `summit down`, `summit status`, `summit psql`.
 enum ServerCommands {
@@ -69,11 +70,8 @@ enum ServerCommands {
         run: { invocation in
             let configuration = try await SummitDatabase(workspace: try invocation.workspace()).prepare()
             let psql = try PostgresBinaries.client("psql")
-            let arguments = [psql, "-d", configuration.conninfo] + invocation.passthrough
-            // Replace this process, so psql owns the terminal (line editing, ^C) as if run directly.
-            let cArguments = arguments.map { strdup($0) } + [nil]
-            execv(psql, cArguments)
-            throw CLIError("could not run \(psql): \(String(cString: strerror(errno)))", fix: "check that psql is installed")
+            try replaceProcess(with: [psql, "-d", configuration.conninfo] + invocation.passthrough,
+                               fix: "check that psql is installed")
         })
 }
 

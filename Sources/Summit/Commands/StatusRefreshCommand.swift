@@ -8,7 +8,7 @@ enum StatusRefreshCommand {
         summary: "Read a lift and trail status feed and record it as RESORT's status sidecar for its active dataset.",
         discussion: """
             The feed is a summit-status/1 document or the Epic terrain feed (FR.TerrainStatusFeed, the JSON or \
-            the page embedding it); see "Live status and weather feeds" in the README. Names map to the active \
+            the page embedding it); see docs/feeds-and-jobs.md. Names map to the active \
             dataset's identities and from there to every stable edge id; a name no identity or several carry is \
             left out and reported, never guessed. An unreadable feed, one for another resort or dataset, a count \
             mismatch or a feed where nothing maps fails the refresh and leaves the previous status in place. \

@@ -15,7 +15,7 @@ extension StatusFeed {
     ///
     /// `status` is open, closed, hold or scheduled; only open lets skiers through.
     static func summit(_ document: JSONValue) throws -> StatusFeed {
-        let fix = "see \"Live status and weather feeds\" in the README for the summit-status/1 format"
+        let fix = "see docs/feeds-and-jobs.md for the summit-status/1 format"
         guard document["format"].string == "summit-status/1" else {
             throw FeedError("the feed's \"format\" is \(document["format"].string.map { "\"\($0)\"" } ?? "missing"), not \"summit-status/1\"", fix: fix)
         }

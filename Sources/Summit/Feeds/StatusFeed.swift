@@ -4,7 +4,7 @@ import MountainGraph
 /// A lift and trail status feed, read: what each named lift or trail is
 /// doing, and what the producer says about itself (resort, dataset, time,
 /// how many entries it sent). Two shapes are read — Summit's own JSON
-/// (`summit-status/1`, in the README) and the Epic terrain feed
+/// (`summit-status/1`, in docs/feeds-and-jobs.md) and the Epic terrain feed
 /// (`FR.TerrainStatusFeed`) — into this one form.
 struct StatusFeed: Sendable {
     enum Format: String, Sendable, Codable, CaseIterable {
@@ -56,7 +56,7 @@ struct StatusFeed: Sendable {
         case .epic: return try Self.epic(document)
         case nil:
             throw FeedError("the status feed is neither a summit-status/1 document nor an Epic terrain feed",
-                            fix: "send {\"format\": \"summit-status/1\", \"lifts\": […], \"trails\": […]} (see the README) or the Epic FR.TerrainStatusFeed")
+                            fix: "send {\"format\": \"summit-status/1\", \"lifts\": […], \"trails\": […]} (see docs/feeds-and-jobs.md) or the Epic FR.TerrainStatusFeed")
         }
     }
 

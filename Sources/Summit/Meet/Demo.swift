@@ -10,7 +10,10 @@ import Postgres
 struct Demo: Sendable {
     struct Options: Sendable {
         var seed: UInt64 = 7
-        var osm: URL?
+        /// Real OSM files to merge; none for the synthetic resort.
+        var osm: [URL] = []
+        var bbox: OSMBoundingBox?
+        var snapshotDate: String?
         var elevation: [URL] = []
         var resortID: String?
         var outputFolder: URL
@@ -33,7 +36,7 @@ struct Demo: Sendable {
     }
 
     func run() async throws -> Outcome {
-        let resortID = options.resortID ?? (options.osm == nil ? "demo-\(options.seed)" : "demo-osm")
+        let resortID = options.resortID ?? (options.osm.isEmpty ? "demo-\(options.seed)" : Self.resortID(for: options.osm))
         let identity = try await publishResort(resortID)
         say("published \(resortID) \(identity.datasetVersion) (\(identity.nodeCount) nodes, \(identity.edgeCount) edges)")
         let graph = try await recordStatus(resortID, identity)
@@ -42,7 +45,8 @@ struct Demo: Sendable {
 
         let planning = MeetPlanning(session: session, me: ann.person, friend: bob, caller: ann.caller)
         let planned = try await planning.plan(resortID: resortID, at: nil, myStart: nil, friendStart: nil, accuracy: nil, conditions: nil)
-        let printout = MeetPlanPrintout(world: planned.world, solver: planned.solver, names: planning.names, outcome: planned.outcome)
+        let printout = MeetPlanPrintout(world: planned.world, solver: planned.solver, names: planning.names, outcome: planned.outcome,
+                                        solveDuration: planned.solveDuration)
         guard case let .success(result) = planned.outcome else {
             throw CLIError("the demo planned no meet: \(printout.failure?.code ?? "") — \(printout.failure?.explanation ?? "")",
                            fix: "run it again; if it persists, report it with this output")
@@ -66,22 +70,32 @@ struct Demo: Sendable {
 
     // MARK: - The resort
 
-    /// Ingest → review (connectors accepted, lift-station rendezvous points,
-    /// round-the-clock lift hours so the demo works at any hour) → apply →
+    /// `demo-` and the first extract's file name up to its first dot, as a
+    /// resort id: each extract publishes as a resort of its own.
+    static func resortID(for files: [URL]) -> String {
+        let stem = (files.first?.lastPathComponent ?? "").prefix { $0 != "." }.lowercased()
+        let slug = String(stem.map { ($0.isLetter && $0.isASCII) || $0.isNumber ? $0 : "-" }.prefix(57))
+        return "demo-" + (slug.isEmpty ? "osm" : slug)
+    }
+
+    /// Ingest → review (every proposal accepted, round-the-clock lift hours
+    /// so the demo works at any hour) → apply →
     /// build → publish. Every stage is idempotent, so a second run reuses it all.
     func publishResort(_ resortID: String) async throws -> DatasetIdentity {
         let extract: OSMExtract
-        if let osm = options.osm {
-            extract = try OSMExtract(file: osm, snapshotDate: nil)
+        if !options.osm.isEmpty {
+            extract = try OSMExtract(files: options.osm, snapshotDate: options.snapshotDate, bbox: options.bbox)
+            extract.summary.forEach(say)
         } else {
             extract = try OSMExtract(bytes: SyntheticResort(seed: options.seed, size: 1).overpassJSON(),
                                      sourceName: "synthetic-\(options.seed).json", snapshotDate: "2026-01-01")
         }
         var request = IngestRequest(resortID: resortID, extract: extract)
         request.elevation = try options.elevation.map { try ElevationInput(file: $0) }
-        request.elevationPolicy = options.osm != nil && options.elevation.isEmpty ? .assumeFlat : .fail
-        request.name = options.osm == nil ? "Demo Peaks (synthetic, seed \(options.seed))" : options.osm!.lastPathComponent
-        request.timezone = options.osm == nil ? "Europe/Zurich" : nil
+        request.elevationPolicy = !options.osm.isEmpty && options.elevation.isEmpty ? .assumeFlat : .fail
+        request.name = options.osm.isEmpty ? "Demo Peaks (synthetic, seed \(options.seed))" : extract.sourceName
+        request.timezone = options.osm.isEmpty ? "Europe/Zurich" : nil
+        request.bbox = options.bbox.map { ($0.south, $0.west, $0.north, $0.east) }
         say("ingesting \(extract.sourceName) as \(resortID)…")
         _ = try await pipeline.ingest(request) { _ in }
 
@@ -90,21 +104,11 @@ struct Demo: Sendable {
             draft.lifts[index].openHour = 0
             draft.lifts[index].closeHour = 24
         }
-        let snapshot = try await pipeline.snapshot(resortID, date: draft.snapshotDate)
-        let parameters = BuildParameters(resortID: resortID, manifestVersion: 0, snapshotDate: draft.snapshotDate)
-        var manifest = draft.manifest
-        manifest.rendezvousPoints = []
-        let built: BuildResult
-        do {
-            built = try GraphBuilder.build(osm: snapshot.osm, manifest: manifest, parameters: parameters,
-                                           elevation: snapshot.elevation, options: snapshot.options)
-        } catch {
-            throw CLIError("the demo's draft of \(resortID) does not build: \(error.failures.prefix(3).map(\.description).joined(separator: "; "))",
-                           fix: "review it by hand: summit resort review \(resortID)")
-        }
-        draft.rendezvousPoints = StationRendezvousProposal.propose(for: built.graph)
-        say("review: \(draft.connectors.count) connectors accepted, \(draft.rendezvousPoints.count) rendezvous points at lift stations")
-        _ = try await pipeline.review(resortID, change: ResortPipeline.ReviewChange(editedDraft: (try draft.fileBytes(), "demo draft")))
+        say("review: accepted \(draft.trails.count) trail and \(draft.lifts.count) lift identities, \(draft.connectors.count) connectors, "
+            + "\(draft.rendezvousPoints.count) rendezvous points")
+        var change = ResortPipeline.ReviewChange(editedDraft: (try draft.fileBytes(), "demo draft"))
+        change.sampling.pairs = 0
+        _ = try await pipeline.review(resortID, change: change)
         let applied = try await pipeline.apply(resortID, dryRun: false)
         let build = try await pipeline.build(resortID, manifestVersion: applied.manifestVersion, snapshotDate: nil, dryRun: false) { _ in }
         let published = try await pipeline.publish(resortID, manifestVersion: build.identity.manifestVersion,

@@ -55,6 +55,8 @@ struct MeetPlanPrintout: Encodable {
     var datasetVersion: String
     var solveAttempt: String?
     var solveTime: String?
+    /// Milliseconds the solver's call took (to the microsecond); nil when it was not called.
+    var solveMs: Double?
     var plannedAt: String
     var status: String
     var options: [Option]
@@ -66,11 +68,17 @@ struct MeetPlanPrintout: Encodable {
         case datasetVersion = "dataset_version"
         case solveAttempt = "solve_attempt"
         case solveTime = "solve_time"
+        case solveMs = "solve_ms"
         case plannedAt = "planned_at"
     }
 
-    init(world: MeetWorld, solver: MeetSolver, names: [String: String], outcome: Result<MeetingResult, MeetFailure>) {
+    init(world: MeetWorld, solver: MeetSolver, names: [String: String], outcome: Result<MeetingResult, MeetFailure>,
+         solveDuration: Duration?) {
         resortId = world.identity.resortID
+        solveMs = solveDuration.map { duration in
+            let (seconds, attoseconds) = duration.components
+            return ((Double(seconds) * 1_000 + Double(attoseconds) / 1e15) * 1_000).rounded() / 1_000
+        }
         datasetVersion = world.identity.datasetVersion
         plannedAt = Self.iso(world.now)
         status = world.status.map { "observed \(Self.iso($0.observedAt)), expires \(Self.iso($0.expiresAt)) (\($0.source))" } ?? "none"
@@ -96,6 +104,7 @@ struct MeetPlanPrintout: Encodable {
     /// The plan as lines for a person.
     var text: String {
         var lines = ["\(resortId) \(datasetVersion)", "planned at \(plannedAt); status \(status)"]
+        if let solveMs { lines.append("solved in \(String(format: "%.1f", solveMs)) ms") }
         if let failure {
             lines.append("no meeting point: \(failure.code) — \(failure.explanation)")
             return lines.joined(separator: "\n")

@@ -16,6 +16,8 @@ struct MeetPlanning: Sendable {
         var solver: MeetSolver
         var starts: [SkierStart]
         var outcome: Result<MeetingResult, MeetFailure>
+        /// How long the solver's call took; nil when a strict failure came before it.
+        var solveDuration: Duration? = nil
     }
 
     func plan(resortID: String, at: Double?, myStart: String?, friendStart: String?, accuracy: Double?,
@@ -52,7 +54,9 @@ struct MeetPlanning: Sendable {
             return Planned(world: world, solver: solver, starts: starts, outcome: .failure(.operationalStatusUnavailable(usability)))
         }
         if let failure { return Planned(world: world, solver: solver, starts: starts, outcome: .failure(failure)) }
-        return Planned(world: world, solver: solver, starts: starts, outcome: solver.solve(starts[0], starts[1], mode: mode))
+        var outcome: Result<MeetingResult, MeetFailure>?
+        let solveDuration = ContinuousClock().measure { outcome = solver.solve(starts[0], starts[1], mode: mode) }
+        return Planned(world: world, solver: solver, starts: starts, outcome: outcome!, solveDuration: solveDuration)
     }
 
     /// A person's name by solver skier id.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 import MeetSolver
 import MountainGraph
 
@@ -48,6 +49,7 @@ struct MeetRequestRow: Decodable, Sendable {
     }
 
     init(json text: String) throws {
+        try JSONDepth.check(text.utf8)
         self = try JSONDecoder().decode(MeetRequestRow.self, from: Data(text.utf8))
     }
 

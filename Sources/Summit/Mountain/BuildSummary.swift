@@ -17,7 +17,7 @@ struct BuildSummary: Codable, Sendable, Equatable {
     var identities: Int
     var connectedComponents: Int
     var largestStronglyConnectedComponent: Int
-    var routability: RoutabilitySummary
+    var routability: Routability
     var excludedAreaWays: Int
     var excludedAccessWays: Int
     var excludedDegenerateWays: Int
@@ -58,7 +58,7 @@ struct BuildSummary: Codable, Sendable, Equatable {
         identities = report.identities
         connectedComponents = report.connectedComponents
         largestStronglyConnectedComponent = report.largestStronglyConnectedComponent
-        routability = RoutabilitySummary(report.routability)
+        routability = report.routability
         excludedAreaWays = report.excludedAreaWays
         excludedAccessWays = report.excludedAccessWays
         excludedDegenerateWays = report.excludedDegenerateWays
@@ -80,39 +80,5 @@ struct BuildSummary: Codable, Sendable, Equatable {
             "excluded ways: \(excludedAreaWays) area footprints, \(excludedAccessWays) private/no access, \(excludedDegenerateWays) degenerate"
                 + (flatWays > 0 ? "; \(flatWays) ways built flat (no elevation)" : ""),
         ]
-    }
-}
-
-/// How well lifts and runs connect.
-struct RoutabilitySummary: Codable, Sendable, Equatable {
-    var liftTops: Int
-    var liftTopsReachingRun: Int
-    var runEnds: Int
-    var runEndsReachingLift: Int
-    var largestStronglyConnectedComponent: Int
-
-    enum CodingKeys: String, CodingKey {
-        case liftTops = "lift_tops"
-        case liftTopsReachingRun = "lift_tops_reaching_run"
-        case runEnds = "run_ends"
-        case runEndsReachingLift = "run_ends_reaching_lift"
-        case largestStronglyConnectedComponent = "largest_strongly_connected_component"
-    }
-
-    init(_ routability: Routability) {
-        liftTops = routability.liftTops
-        liftTopsReachingRun = routability.liftTopsReachingRun
-        runEnds = routability.runEnds
-        runEndsReachingLift = routability.runEndsReachingLift
-        largestStronglyConnectedComponent = routability.largestStronglyConnectedComponent
-    }
-
-    var line: String {
-        func share(_ part: Int, _ whole: Int) -> String {
-            "\(part)/\(whole) (\(whole == 0 ? 0 : Int((Double(part) / Double(whole) * 100).rounded()))%)"
-        }
-        return "lift tops reaching a run \(share(liftTopsReachingRun, liftTops)), "
-            + "run ends reaching a lift \(share(runEndsReachingLift, runEnds)), "
-            + "largest strongly connected component \(largestStronglyConnectedComponent) nodes"
     }
 }

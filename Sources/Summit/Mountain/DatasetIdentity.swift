@@ -34,6 +34,13 @@ struct DatasetIdentity: Codable, Sendable, Equatable {
                         contentSHA256: contentSHA256, blobSHA256: blobSHA256)
     }
 
+    /// The exact `summit resort publish` of this identity (the snapshot date
+    /// follows from the content sha256, which covers it).
+    var publishCommand: String {
+        "summit resort publish \(resortID) --manifest-version \(manifestVersion) --content-sha256 \(contentSHA256)"
+            + (graphVersion == MountainGraph.graphVersion ? "" : " --graph-version \(graphVersion)")
+    }
+
     var line: String {
         "\(resortID) \(datasetVersion) (snapshot \(snapshotDate), \(nodeCount) nodes, \(edgeCount) edges, fingerprint \(fingerprint))"
     }

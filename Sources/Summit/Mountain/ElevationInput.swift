@@ -5,19 +5,19 @@ import MountainGraph
 /// One DEM file an operator gives at ingest: an SRTM `.hgt` tile (zipped or
 /// not, named by its south-west corner like `N42E001.hgt.zip`) or an elevation
 /// map (`{"<lat>,<lon>": metres}`). Checked before anything is stored.
-struct ElevationInput: Sendable {
+package struct ElevationInput: Sendable {
     enum Format: String, Sendable {
         case srtmHGT = "srtm_hgt"
         case srtmHGTZip = "srtm_hgt_zip"
         case elevationMapJSON = "elevation_map_json"
     }
 
-    let fileName: String
+    package let fileName: String
     let format: Format
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
     let sha256: String
 
-    init(file: URL) throws {
+    package init(file: URL) throws {
         try self.init(fileName: file.lastPathComponent, bytes: ResortFiles.read(file, what: "elevation file"))
     }
 

@@ -6,14 +6,14 @@ import MountainGraph
 /// not make one simple chain (split apart, branched) cannot be an identity as
 /// drafted; it is set aside with the build's reason for an operator to decide.
 /// The resulting rows always build; connectors are only ever proposed.
-enum ManifestDrafter {
-    struct Draft: Sendable {
+package enum ManifestDrafter {
+    package struct Draft: Sendable {
         var trails: [CanonicalTrail]
         var lifts: [CanonicalLift]
         var unresolved: [UnresolvedIdentity]
     }
 
-    static func draft(_ snapshot: SnapshotInputs, resortID: String) throws -> Draft {
+    package static func draft(_ snapshot: SnapshotInputs, resortID: String) throws -> Draft {
         let parameters = BuildParameters(resortID: resortID, manifestVersion: 0, snapshotDate: snapshot.snapshotDate)
         let base: BuildResult
         do {

@@ -50,10 +50,13 @@ private struct DryRunRollback: Error {
 }
 
 extension ResortPipeline {
-    /// Stages the newest draft as the resort's next manifest version. The
-    /// draft must build, with its expected counts, against its snapshot
-    /// first; the RPC then validates every row again and writes atomically.
-    /// The active publication never moves. A dry run rolls everything back.
+    /// Stages the newest draft (rows, connectors and rendezvous overlay) as
+    /// the resort's next manifest version in one RPC call. The draft must
+    /// build, with its expected counts, against its snapshot first; the RPC
+    /// then validates every row again and writes atomically. Unchanged
+    /// content answers the newest version; any change, the overlay included,
+    /// is a new version. The active publication never moves. A dry run rolls
+    /// everything back.
     func apply(_ resortID: String, dryRun: Bool) async throws -> ApplyOutcome {
         let stored = try await latestDraft(resortID)
         let draft = stored.draft
@@ -66,7 +69,7 @@ extension ResortPipeline {
         } catch {
             let lines = error.failures.prefix(20).map { "  - \($0)" }.joined(separator: "\n")
             throw CLIError("draft revision \(stored.revision) of \(resortID) does not build against its \(draft.snapshotDate) snapshot; nothing was staged:\n\(lines)",
-                           fix: "fix it with `summit resort review \(resortID)` (edit with --out FILE / --draft FILE), then apply again")
+                           fix: "correct the rows named above: " + Self.restageSteps(resortID))
         }
 
         let trails = PostgresJSON(draft.trails)
@@ -88,6 +91,7 @@ extension ResortPipeline {
                       p_expected_trail_count => \(draft.expectedTrailCount),
                       p_expected_lift_count => \(draft.expectedLiftCount),
                       p_trails => \(trails), p_lifts => \(lifts), p_connectors => \(connectors),
+                      p_rendezvous_points => \(points),
                       p_headline_trail_count => \(draft.headlineTrailCount),
                       p_headline_lift_count => \(draft.headlineLiftCount),
                       p_canonical_counts_reviewed => \(draft.canonicalCountsReviewed),
@@ -96,19 +100,6 @@ extension ResortPipeline {
                       p_validator_notes => \(draft.validatorNotes))
                     """).scalar(Int.self)
                 let staged = version > newest
-                let current = try await db.query("""
-                    select coalesce(jsonb_agg(jsonb_build_object('anchor_osm_node_id', anchor_osm_node_id, 'kind', kind,
-                             'display_name', display_name, 'confidence', confidence, 'quality', quality)
-                             order by anchor_osm_node_id), '[]')
-                    from mountain.canonical_rendezvous_point where resort_id = \(resortID) and manifest_version = \(version)
-                    """).scalar(PostgresJSON<[CanonicalRendezvousPoint]>.self).value
-                let wanted = draft.rendezvousPoints.sorted { $0.anchorOSMNodeID < $1.anchorOSMNodeID }
-                if current != wanted {
-                    // Unchanged rows but a new overlay: replaceable until v<N> is built.
-                    _ = try await db.query("""
-                        select mountain.replace_canonical_rendezvous_points(\(resortID), \(version), \(points))
-                        """)
-                }
                 let outcome = ApplyOutcome(
                     resortID: resortID, manifestVersion: version, staged: staged, dryRun: dryRun,
                     draftRevision: stored.revision, trails: draft.trails.count, lifts: draft.lifts.count,
@@ -122,6 +113,16 @@ extension ResortPipeline {
             }
         } catch let rollback as DryRunRollback {
             return rollback.outcome
+        } catch let error as PostgresError where error.code == .raiseException {
+            throw CLIError("apply_canonical_manifest refused draft revision \(stored.revision) of \(resortID), so nothing was staged: "
+                           + error.message + (error.hint.map { " (\($0))" } ?? ""),
+                           fix: "correct the draft: " + Self.restageSteps(resortID))
         }
+    }
+
+    /// The commands that turn a corrected draft into the next manifest version.
+    static func restageSteps(_ resortID: String) -> String {
+        "summit resort review \(resortID) --out draft.json, edit draft.json, summit resort review \(resortID) --draft draft.json, "
+            + "then summit resort apply \(resortID)"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDepth
 import MountainGraph
 import Postgres
 
@@ -37,7 +38,8 @@ struct BuildRefusal: Error, CustomStringConvertible {
     }
 
     var cliError: CLIError {
-        CLIError(description, fix: "stage a corrected manifest (summit resort review / apply), or ingest a snapshot that has the ways named above, then build again")
+        CLIError(description, fix: "stage a corrected manifest: \(ResortPipeline.restageSteps(resortID)); "
+                     + "or ingest a snapshot that has the ways named above: summit resort ingest \(resortID) --osm FILE --snapshot-date YYYY-MM-DD")
     }
 }
 
@@ -46,9 +48,9 @@ extension ResortPipeline {
     ///
     /// `manifestVersion` defaults to the newest manifest, `snapshotDate` to the
     /// resort's pin. An existing blob for the same (resort, manifest,
-    /// snapshot, graph version) is returned as-is: builds are immutable, so
-    /// set rendezvous points before the first build. A dry run builds and
-    /// reports without storing.
+    /// snapshot, graph version) is returned as-is: builds are immutable, and
+    /// a changed overlay or row is a new manifest version (apply). A dry run
+    /// builds and reports without storing.
     func build(_ resortID: String, manifestVersion: Int?, snapshotDate: String?, dryRun: Bool,
                progress: @Sendable (String) -> Void) async throws -> BuildOutcome {
         try await requireResort(resortID)
@@ -138,11 +140,15 @@ extension ResortPipeline {
                 """).scalar(String.self)
         }
         do {
+            try JSONDepth.check(document.utf8)
             return try JSONDecoder().decode(CanonicalManifest.self, from: Data(document.utf8))
+        } catch let error as JSONTooDeep {
+            throw CLIError("manifest_unreadable: \(resortID) v\(version) rows cannot be read (\(error))",
+                           fix: "stage a corrected manifest with summit resort apply")
         } catch let error as DecodingError {
             // manifest_unreadable: fail closed, never build from half a manifest.
-            throw CLIError("manifest_unreadable: \(resortID) v\(version) rows cannot be read (\(ManifestDraft.explain(error)))",
-                           fix: "stage a corrected manifest with summit resort apply")
+            throw CLIError("manifest_unreadable: \(resortID) v\(version) rows cannot be read (\(ManifestDraft.explain(error))); nothing was built",
+                           fix: "stage a corrected manifest: " + ResortPipeline.restageSteps(resortID))
         }
     }
 

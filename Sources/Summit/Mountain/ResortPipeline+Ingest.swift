@@ -50,18 +50,15 @@ extension ResortPipeline {
 
         progress("drafting identities from the named ways of \(extract.sourceName) (\(extract.data.ways.count) ways)…")
         let drafted = try ManifestDrafter.draft(inputs, resortID: resortID)
-        progress("proposing connectors…")
-        let proposals = ConnectorReview.propose(osm: extract.data, elevation: inputs.elevation)
-        let draft = ManifestDraft(
-            resortID: resortID, snapshotDate: extract.snapshotDate, osmSHA256: extract.sha256,
-            expectedTrailCount: request.expectedTrailCount ?? drafted.trails.count,
-            expectedLiftCount: request.expectedLiftCount ?? drafted.lifts.count,
-            headlineTrailCount: request.headlineTrailCount, headlineLiftCount: request.headlineLiftCount,
-            canonicalCountsReviewed: request.canonicalCountsReviewed,
-            evidenceObservedAt: request.evidenceObservedAt, evidenceURLs: request.evidenceURLs, validatorNotes: "",
-            trails: drafted.trails, lifts: drafted.lifts.map(DraftLift.init), connectors: [], rendezvousPoints: [],
-            proposals: proposals.enumerated().map { DraftConnector(number: $0.offset + 1, proposal: $0.element) },
-            unresolved: drafted.unresolved)
+        progress("proposing identities, connectors and rendezvous points…")
+        var draft = try ManifestDraft.make(resortID: resortID, snapshot: inputs, drafted: drafted,
+                                           expectedTrailCount: request.expectedTrailCount, expectedLiftCount: request.expectedLiftCount,
+                                           canonicalCountsReviewed: request.canonicalCountsReviewed)
+        draft.headlineTrailCount = request.headlineTrailCount
+        draft.headlineLiftCount = request.headlineLiftCount
+        draft.evidenceObservedAt = request.evidenceObservedAt
+        draft.evidenceURLs = request.evidenceURLs
+        let stored = draft
 
         if let timezone = request.timezone {
             let known = try await asService { db in
@@ -93,8 +90,8 @@ extension ResortPipeline {
                 values (\(resortID), \(extract.snapshotDate)::date, summit.now())
                 on conflict (resort_id) do update set snapshot_date = excluded.snapshot_date, updated_at = excluded.updated_at
                 """)
-            let revision = try await storeDraft(db, draft)
-            return IngestOutcome(resortCreated: resortCreated, snapshotStored: snapshotStored, draftRevision: revision, draft: draft)
+            let revision = try await storeDraft(db, stored)
+            return IngestOutcome(resortCreated: resortCreated, snapshotStored: snapshotStored, draftRevision: revision, draft: stored)
         }
     }
 

@@ -19,7 +19,8 @@ extension ResortPipeline {
     func publish(_ resortID: String, manifestVersion: Int, contentSHA256: String, graphVersion: String,
                  snapshotDate: String?) async throws -> PublishOutcome {
         guard contentSHA256.utf8.count == 64, contentSHA256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            throw CLIError("--content-sha256 \(contentSHA256) is not a SHA-256", fix: "give the 64 lowercase hex characters `summit resort build` printed")
+            throw CLIError("--content-sha256 \(contentSHA256) is not a SHA-256",
+                           fix: "give the 64 lowercase hex characters `summit resort build \(resortID) --manifest-version \(manifestVersion)` prints as sha256")
         }
         try await requireResort(resortID)
         let date: String

@@ -28,34 +28,26 @@ extension ResortPipeline {
         return StoredDraft(revision: row.revision, draft: row.document)
     }
 
-    /// Builds `draft` three ways (no connectors, as drafted, all proposals
-    /// accepted) and reports. A draft that does not build is refused with the
-    /// build's reasons.
-    func review(_ draft: ManifestDraft, revision: Int, snapshot: SnapshotInputs) throws -> ReviewReport {
-        let parameters = BuildParameters(resortID: draft.resortID, manifestVersion: 0, snapshotDate: draft.snapshotDate)
-        func build(_ manifest: CanonicalManifest) throws -> BuildReport {
-            do {
-                return try GraphBuilder.build(osm: snapshot.osm, manifest: manifest, parameters: parameters,
-                                              elevation: snapshot.elevation, options: snapshot.options).report
-            } catch {
-                let lines = error.failures.prefix(20).map { "  - \($0)" }.joined(separator: "\n")
-                let more = error.failures.count > 20 ? "\n  … and \(error.failures.count - 20) more" : ""
-                throw CLIError("draft revision \(revision) of \(draft.resortID) does not build against the \(draft.snapshotDate) snapshot:\n\(lines)\(more)",
-                               fix: "correct the rows named above (summit resort review \(draft.resortID) --out FILE, edit, then --draft FILE)")
-            }
+    /// Builds `draft` as it stands, with each pending proposal kind, and with
+    /// all, and reports each stage's figures. A draft that does not build is
+    /// refused with the build's reasons. Never inlined: inlined into an async
+    /// caller, it crashes Swift 6.3's optimiser (signal 11, splitting the coroutine).
+    @inline(never)
+    func review(_ draft: ManifestDraft, revision: Int, snapshot: SnapshotInputs,
+                sampling: ReviewStages.Sampling = ReviewStages.Sampling()) throws -> ReviewReport {
+        let stages = try ReviewStages.measure(draft, snapshot: snapshot, sampling: sampling) { error in
+            let lines = error.failures.prefix(20).map { "  - \($0)" }.joined(separator: "\n")
+            let more = error.failures.count > 20 ? "\n  … and \(error.failures.count - 20) more" : ""
+            return CLIError("draft revision \(revision) of \(draft.resortID) does not build against the \(draft.snapshotDate) snapshot:\n\(lines)\(more)",
+                            fix: "correct the rows named above (summit resort review \(draft.resortID) --out FILE, edit, then --draft FILE)")
         }
         var manifest = draft.manifest
-        // Counts are checked by apply; here every shape problem should show.
         manifest.expectedTrailCount = nil
         manifest.expectedLiftCount = nil
-        let asDrafted = try build(manifest)
-        var sourceOnly = manifest
-        sourceOnly.connectors = []
-        let withoutConnectors = draft.connectors.isEmpty ? asDrafted : try build(sourceOnly)
-        var everything = draft.withAllProposalsAccepted.manifest
-        everything.expectedTrailCount = nil
-        everything.expectedLiftCount = nil
-        let withAll = draft.proposals.isEmpty ? asDrafted : try build(everything)
+        let asDrafted = try GraphBuilder.build(
+            osm: snapshot.osm, manifest: manifest,
+            parameters: BuildParameters(resortID: draft.resortID, manifestVersion: 1, snapshotDate: draft.snapshotDate),
+            elevation: snapshot.elevation, options: snapshot.options).report
         return ReviewReport(
             resortID: draft.resortID, snapshotDate: draft.snapshotDate, osmSHA256: draft.osmSHA256,
             elevationPolicy: snapshot.elevationPolicy, draftRevision: revision,
@@ -63,20 +55,21 @@ extension ResortPipeline {
             expectedTrailCount: draft.expectedTrailCount, expectedLiftCount: draft.expectedLiftCount,
             headlineTrailCount: draft.headlineTrailCount, headlineLiftCount: draft.headlineLiftCount,
             canonicalCountsReviewed: draft.canonicalCountsReviewed, connectorsAccepted: draft.connectors.count,
-            graph: BuildSummary(asDrafted),
-            routabilitySourceOnly: RoutabilitySummary(withoutConnectors.routability),
-            routabilityAsDrafted: RoutabilitySummary(asDrafted.routability),
-            routabilityWithAllProposals: RoutabilitySummary(withAll.routability),
-            proposals: draft.proposals, unresolved: draft.unresolved)
+            graph: BuildSummary(asDrafted), stages: stages,
+            claimProposals: draft.claimProposals, proposals: draft.proposals, rendezvousProposals: draft.rendezvousProposals,
+            unresolved: draft.unresolved)
     }
 
     /// What `summit resort review` changes before reporting.
     struct ReviewChange: Sendable {
         /// An edited draft file replacing the newest revision.
         var editedDraft: (bytes: [UInt8], file: String)?
-        /// Proposal numbers to accept; nil for none.
-        var acceptNumbers: [Int]?
-        var acceptAll = false
+        /// Proposal numbers to accept, and whole kinds to accept.
+        var acceptNumbers: [Int] = []
+        var acceptKinds: Set<ManifestDraft.ProposalKind> = []
+        /// Proposals again for the rows as they now stand (after an edit).
+        var repropose = false
+        var sampling = ReviewStages.Sampling()
     }
 
     /// Reviews the newest draft, after applying `change` (stored as a new
@@ -90,25 +83,22 @@ extension ResortPipeline {
                 throw CLIError("\(edited.file) is a draft for \(draft.resortID), not \(resortID)", fix: "review it as \(draft.resortID)")
             }
         }
-        if change.acceptAll {
-            draft.accept(numbers: draft.proposals.map(\.number))
-        } else if let numbers = change.acceptNumbers {
-            let known = Set(draft.proposals.map(\.number))
-            let unknown = numbers.filter { !known.contains($0) }
-            guard unknown.isEmpty else {
-                throw CLIError("no pending proposal numbered \(unknown.map(String.init).joined(separator: ", ")) in draft revision \(latest.revision)",
-                               fix: "use the numbers `summit resort review \(resortID)` lists")
-            }
-            draft.accept(numbers: numbers)
+        let known = draft.pendingNumbers
+        let unknown = change.acceptNumbers.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw CLIError("no pending proposal numbered \(unknown.map(String.init).joined(separator: ", ")) in draft revision \(latest.revision)",
+                           fix: "use the numbers `summit resort review \(resortID)` lists")
         }
+        draft.accept(numbers: change.acceptNumbers + draft.numbers(of: change.acceptKinds))
         let snapshot = try await self.snapshot(resortID, date: draft.snapshotDate)
+        if change.repropose { try draft.propose(snapshot) }
         guard snapshot.sha256 == draft.osmSHA256 else {
             throw CLIError("the draft was made from an extract with sha256 \(draft.osmSHA256), but the \(draft.snapshotDate) snapshot is \(snapshot.sha256)",
                            fix: "keep osm_sha256 and snapshot_date as the draft was written")
         }
         let changed = draft != latest.draft
         // The report's builds double as the check: a draft that does not build is never stored.
-        var report = try review(draft, revision: latest.revision + (changed ? 1 : 0), snapshot: snapshot)
+        var report = try review(draft, revision: latest.revision + (changed ? 1 : 0), snapshot: snapshot, sampling: change.sampling)
         if changed {
             report.draftRevision = try await asService { [draft] db in try await storeDraft(db, draft) }
         }

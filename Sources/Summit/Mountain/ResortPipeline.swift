@@ -62,7 +62,7 @@ struct ResortPipeline: Sendable {
         }
         guard let stored else {
             throw CLIError("\(resortID) has no snapshot dated \(snapshotDate)",
-                           fix: "ingest one: summit resort ingest \(resortID) --osm FILE")
+                           fix: "ingest one: summit resort ingest \(resortID) --osm FILE --snapshot-date \(snapshotDate)")
         }
         let extract = try OSMExtract(bytes: Array(stored.bytes), sourceName: stored.sourceName, snapshotDate: snapshotDate)
         let inputs = try elevations.map { try ElevationInput(fileName: $0.fileName, bytes: Array($0.bytes)) }

@@ -1,9 +1,9 @@
 import MountainGraph
 
 /// What an operator reviews before applying a draft: the identities and
-/// counts, the graph the draft builds, routability with and without
-/// connectors, the pending proposals with their evidence, and the names that
-/// could not become identities.
+/// counts, the graph the draft builds, the figures of each stage (as drafted,
+/// with each proposal kind, with all), the pending proposals with their
+/// evidence, and the ways that could not become identities.
 struct ReviewReport: Codable, Sendable {
     var resortID: String
     var snapshotDate: String
@@ -20,12 +20,11 @@ struct ReviewReport: Codable, Sendable {
     var connectorsAccepted: Int
     /// The graph the draft builds as it stands.
     var graph: BuildSummary
-    /// Source topology alone (no connectors), as drafted (accepted
-    /// connectors), and with every pending proposal accepted too.
-    var routabilitySourceOnly: RoutabilitySummary
-    var routabilityAsDrafted: RoutabilitySummary
-    var routabilityWithAllProposals: RoutabilitySummary
+    /// As drafted, with each pending proposal kind alone, and with all.
+    var stages: [ReviewStage]
+    var claimProposals: [DraftClaim]
     var proposals: [DraftConnector]
+    var rendezvousProposals: [DraftRendezvous]
     var unresolved: [UnresolvedIdentity]
 
     enum CodingKeys: String, CodingKey {
@@ -42,13 +41,16 @@ struct ReviewReport: Codable, Sendable {
         case canonicalCountsReviewed = "canonical_counts_reviewed"
         case connectorsAccepted = "connectors_accepted"
         case graph
-        case routabilitySourceOnly = "routability_source_only"
-        case routabilityAsDrafted = "routability_as_drafted"
-        case routabilityWithAllProposals = "routability_with_all_proposals"
-        case proposals, unresolved
+        case stages
+        case claimProposals = "claim_proposals"
+        case proposals = "connector_proposals"
+        case rendezvousProposals = "rendezvous_proposals"
+        case unresolved
     }
 
     var countsMatch: Bool { trails == expectedTrailCount && lifts == expectedLiftCount }
+
+    var hasPendingProposals: Bool { !claimProposals.isEmpty || !proposals.isEmpty || !rendezvousProposals.isEmpty }
 
     /// The report as text, `proposalLimit` proposals and unresolved names shown.
     func text(proposalLimit: Int = 30) -> String {
@@ -64,19 +66,22 @@ struct ReviewReport: Codable, Sendable {
         }
         lines.append("graph as drafted:")
         lines += graph.lines.map { "  " + $0 }
-        lines.append("routability:")
-        lines.append("  source topology only:   " + routabilitySourceOnly.line)
-        lines.append("  as drafted (\(connectorsAccepted) connector\(connectorsAccepted == 1 ? "" : "s")): " + routabilityAsDrafted.line)
-        if !proposals.isEmpty {
-            lines.append("  with all \(proposals.count) pending proposals: " + routabilityWithAllProposals.line)
+        lines.append("figures (the graph as built and routed: open edges only):")
+        lines += stages.flatMap { $0.lines.map { "  " + $0 } }
+        func list<T>(_ title: String, _ rows: [T], number: (T) -> Int, summary: (T) -> String) {
+            guard !rows.isEmpty else { return }
+            lines.append("\(title) (\(rows.count)):")
+            lines += rows.prefix(proposalLimit).map { "  \(number($0)). \(summary($0))" }
+            if rows.count > proposalLimit { lines.append("  … \(rows.count - proposalLimit) more (--json lists them all)") }
         }
-        if !proposals.isEmpty {
-            lines.append("connector proposals (accept with --accept-connectors all or --accept-connectors 1,4,…):")
-            lines += proposals.prefix(proposalLimit).map { "  \($0.number). \($0.summary)" }
-            if proposals.count > proposalLimit { lines.append("  … \(proposals.count - proposalLimit) more (--json lists them all)") }
+        list("identity proposals", claimProposals, number: \.number, summary: \.summary)
+        list("connector proposals", proposals, number: \.number, summary: \.summary)
+        list("rendezvous proposals", rendezvousProposals, number: \.number, summary: \.summary)
+        if hasPendingProposals {
+            lines.append("accept with --accept all, --accept claims|connectors|rendezvous, or --accept 1,4,… (numbers above)")
         }
         if !unresolved.isEmpty {
-            lines.append("names left out (\(unresolved.count); their ways are unclaimed, so their runs are built closed):")
+            lines.append("names left out of the draft (\(unresolved.count); unless an identity proposal claims their ways, they are built closed):")
             lines += unresolved.prefix(proposalLimit).map {
                 "  \($0.kind) \"\($0.name)\" ways \($0.osmWayIDs.map(String.init).joined(separator: ",")): \($0.code)"
             }

@@ -2,19 +2,29 @@ import MountainGraph
 
 /// Everything a build reads besides the manifest: the parsed OSM snapshot,
 /// its elevation, and the elevation policy chosen at ingest.
-struct SnapshotInputs: Sendable {
-    let snapshotDate: String
+package struct SnapshotInputs: Sendable {
+    package let snapshotDate: String
     let sourceName: String
     let sha256: String
-    let osm: OSMData
-    let elevation: (any ElevationSource)?
+    package let osm: OSMData
+    package let elevation: (any ElevationSource)?
     let elevationPolicy: ElevationPolicy
 
-    var options: BuildOptions { BuildOptions(missingElevation: elevationPolicy.missingElevation) }
+    package init(snapshotDate: String, sourceName: String, sha256: String, osm: OSMData,
+                 elevation: (any ElevationSource)?, elevationPolicy: ElevationPolicy) {
+        self.snapshotDate = snapshotDate
+        self.sourceName = sourceName
+        self.sha256 = sha256
+        self.osm = osm
+        self.elevation = elevation
+        self.elevationPolicy = elevationPolicy
+    }
+
+    package var options: BuildOptions { BuildOptions(missingElevation: elevationPolicy.missingElevation) }
 }
 
 /// What a build does with a routable way that has no elevation at all.
-enum ElevationPolicy: String, Sendable, Codable {
+package enum ElevationPolicy: String, Sendable, Codable {
     /// Refuse the build (`missing_elevation`): the canonical rule.
     case fail
     /// Build such ways flat in their drawing direction: an operator's explicit
@@ -25,8 +35,8 @@ enum ElevationPolicy: String, Sendable, Codable {
 }
 
 /// Why a snapshot cannot be used, in words an operator can act on.
-enum SnapshotRefusal {
-    static func doesNotBuild(_ error: GraphBuildError, source: String) -> CLIError {
+package enum SnapshotRefusal {
+    package static func doesNotBuild(_ error: GraphBuildError, source: String) -> CLIError {
         let missing = error.failures.filter { $0.code == .missingElevation }
         if !missing.isEmpty, missing.count == error.failures.count {
             let ways = missing.flatMap(\.wayIDs)

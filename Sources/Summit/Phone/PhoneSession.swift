@@ -1,6 +1,7 @@
 import Foundation
 import GridSync
 import Postgres
+import SummitDatabase
 
 /// The phone `summit phone --device NAME` simulates: a GridSync store in
 /// `SUMMIT_HOME/phones/NAME/` (its documents folder), kept between commands,

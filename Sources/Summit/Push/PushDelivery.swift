@@ -58,13 +58,14 @@ public enum PushDelivery {
     }
 
     /// How long a batch is leased: at least 5 minutes, and longer than the batch
-    /// can take when every request waits out the APNs timeout three times (connect,
-    /// TLS handshake, response) — a lease that ran out mid-batch would let another
-    /// deliverer claim, and send again, what this one has not reported yet.
+    /// can take when every wave of `concurrency` requests waits out the APNs timeout
+    /// twice (curl sends a request again on a new connection when the server closed
+    /// the old one before reading it) — a lease that ran out mid-batch would let
+    /// another deliverer claim, and send again, what this one has not reported yet.
     static func leaseSeconds(batch: Int, client: APNsClient) -> Int {
-        let perLane = (batch + client.laneCount - 1) / client.laneCount
-        let worstRequest = 3 * Int(client.configuration.timeout.components.seconds + 1)
-        return max(300, perLane * worstRequest + 60)
+        let waves = (batch + client.concurrency - 1) / client.concurrency
+        let worstRequest = 2 * Int(client.configuration.timeout.components.seconds + 1)
+        return max(300, waves * worstRequest + 60)
     }
     /// How long APNs keeps trying to reach an offline device: a friend request
     /// or meet request a day old is no longer news.
@@ -80,17 +81,11 @@ public enum PushDelivery {
                 select id, claim_id, kind, token, environment, payload::text as payload, collapse_id, attempts, created_at
                 from push.claim_due(\(worker), \(batch)::integer, \(leaseSeconds(batch: batch, client: client))::integer)
                 """, as: .serviceRole).decode(Claim.self)
-            // One sequence of claims per lane of the client, side by side.
-            let lanes = client.laneCount
+            // Every claim at once: the client keeps `concurrency` of them in flight on its
+            // connection and queues the rest, and each records its answer as it comes.
             var counts = try await withThrowingTaskGroup(of: Counts.self) { group in
-                for lane in 0..<min(lanes, claims.count) {
-                    group.addTask {
-                        var laneCounts = Counts()
-                        for claim in stride(from: lane, to: claims.count, by: lanes).map({ claims[$0] }) {
-                            laneCounts = laneCounts + (try await deliver(claim, on: connection, client: client, lane: lane))
-                        }
-                        return laneCounts
-                    }
+                for claim in claims {
+                    group.addTask { try await deliver(claim, on: connection, client: client) }
                 }
                 return try await group.reduce(Counts(), +)
             }
@@ -103,13 +98,13 @@ public enum PushDelivery {
         return total
     }
 
-    static func deliver(_ claim: Claim, on connection: PostgresConnection, client: APNsClient, lane: Int) async throws -> Counts {
+    static func deliver(_ claim: Claim, on connection: PostgresConnection, client: APNsClient) async throws -> Counts {
         var counts = Counts()
         let notification = APNsNotification(
             deviceToken: claim.token, environment: APNsEnvironment(rawValue: claim.environment) ?? .production,
             payload: Data(claim.payload.utf8), pushType: .alert, priority: 10, collapseID: claim.collapseId,
             id: apnsID(for: claim.id), expiration: claim.createdAt.addingTimeInterval(notificationLifetime))
-        let (outcome, response) = await client.send(notification, lane: lane)
+        let (outcome, response) = await client.send(notification)
         let status = response?.status
         let recorded: Bool
         switch outcome {

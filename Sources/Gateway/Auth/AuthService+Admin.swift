@@ -1,0 +1,106 @@
+import Foundation
+import Postgres
+
+/// `/auth/v1/admin`, for the service role key only: users listed by page, made,
+/// read, changed and deleted (soft or hard), and the links a mail would carry.
+extension AuthService {
+    func admin(_ request: HTTPRequest, path: ArraySlice<Substring>) async -> HTTPResponse {
+        do { try serviceCaller(request) } catch { return error.response }
+        let parts = path.map(String.init)
+        switch (request.method, parts.first ?? "", parts.count) {
+        case (.get, "users", 1):
+            return await listUsers(request)
+        case (.post, "users", 1):
+            guard let body = Self.body(request) else { return Self.badJSON }
+            return await adminUser("select auth.gateway_admin_create_user(\(JSONText.serialize(body))::jsonb)::text")
+        case (_, "users", 2):
+            guard let id = UUID(uuidString: parts[1]) else {
+                return Self.error(404, "user_not_found", "User not found: \(parts[1]) is not a user id")
+            }
+            switch request.method {
+            case .get:
+                return await adminUser("select auth.gateway_admin_get_user(\(id))::text")
+            case .put:
+                guard let body = Self.body(request) else { return Self.badJSON }
+                return await adminUser("select auth.gateway_admin_update_user(\(id), \(JSONText.serialize(body))::jsonb)::text")
+            case .delete:
+                guard let body = Self.body(request) else { return Self.badJSON }
+                let soft = body["should_soft_delete"] as? Bool ?? false
+                return await adminUser("select auth.gateway_admin_delete_user(\(id), \(soft))::text")
+            default:
+                return Self.error(405, "method_not_allowed", "\(request.method.rawValue) is not allowed on a user")
+            }
+        case (.post, "generate_link", 1):
+            return await generateLink(request)
+        default:
+            return Self.error(404, "not_found", "Summit serves /auth/v1/admin/users, /admin/users/{id} and /admin/generate_link")
+        }
+    }
+
+    /// The refusal unless the bearer is the service role key.
+    func serviceCaller(_ request: HTTPRequest) throws(Refusal) {
+        guard let bearer = request.bearerToken,
+              let caller = try? context.credentials.verify(bearer, now: context.clock()), caller.role == "service_role" else {
+            throw Refusal(Self.error(403, "not_admin", "User not allowed: the admin API takes the service role key as bearer"))
+        }
+    }
+
+    private func adminUser(_ query: PostgresQuery) async -> HTTPResponse {
+        do {
+            return .json(200, try await context.queryAsService(query).scalar(String.self))
+        } catch {
+            return Self.failure(error)
+        }
+    }
+
+    private func listUsers(_ request: HTTPRequest) async -> HTTPResponse {
+        let query = Dictionary((request.queryItems ?? []).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard let page = Int(query["page"] ?? "1"), page >= 1, page <= 1_000_000,
+              let perPage = Int(query["per_page"] ?? "50"), (1...1000).contains(perPage) else {
+            return Self.error(400, "validation_failed", "page must be 1 or more and per_page from 1 to 1000")
+        }
+        do {
+            let text = try await context.queryAsService("select auth.gateway_admin_list_users(\(page), \(perPage))::text")
+                .scalar(String.self)
+            let list = JSONText.parse(text) as? [String: Any] ?? [:]
+            let total = list["total"] as? Int ?? 0
+            var headers = HTTPHeaders()
+            headers.set("x-total-count", String(total))
+            let last = max(1, (total + perPage - 1) / perPage)
+            var links = ["</admin/users?page=\(last)&per_page=\(perPage)>; rel=\"last\""]
+            if page < last { links.insert("</admin/users?page=\(page + 1)&per_page=\(perPage)>; rel=\"next\"", at: 0) }
+            headers.set("link", links.joined(separator: ", "))
+            return .json(200, object: ["users": list["users"] ?? [], "aud": "authenticated"], headers: headers)
+        } catch {
+            return Self.failure(error)
+        }
+    }
+
+    /// POST /admin/generate_link: the user, with the link and code a mail would carry, not sent.
+    private func generateLink(_ request: HTTPRequest) async -> HTTPResponse {
+        guard let body = Self.body(request) else { return Self.badJSON }
+        guard let type = body["type"] as? String, let email = body["email"] as? String else {
+            return Self.error(400, "validation_failed", "generate_link requires a type and an email")
+        }
+        let data = Self.metadata(body)
+        do {
+            let text = try await context.queryAsService("""
+                select auth.gateway_admin_generate_link(\(type), \(email), \(body["password"] as? String), \(data)::jsonb,
+                  \(body["new_email"] as? String), \(settings.codeLifetime))::text
+                """).scalar(String.self)
+            let result = JSONText.parse(text) as? [String: Any] ?? [:]
+            guard let code = AuthMailer.Code(result["mail"]), var user = result["user"] as? [String: Any] else {
+                return Self.error(500, "unexpected_failure", "generate_link answered without a code")
+            }
+            let redirect = allowedRedirect(Self.redirectTo(request, body))
+            user["action_link"] = mailer.link(for: code, apiURL: apiURL(request), redirect: redirect)
+            user["email_otp"] = code.code
+            user["hashed_token"] = code.tokenHash
+            user["redirect_to"] = redirect
+            user["verification_type"] = result["verification_type"] ?? type
+            return .json(200, object: user)
+        } catch {
+            return Self.failure(error)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+"""What every compatibility suite file shares: the configuration, TAP output, clients and waiting.
+
+Each `compat*.py` beside this file is run as `python FILE CONFIG.json` by
+GatewayTests' CompatibilitySuiteTests. CONFIG.json names the servers and keys:
+{"a": URL, "b": URL, "anon": KEY, "service": KEY, "tls": URL or null}. A file
+prints one TAP line per step; the first failing step ends the run with exit
+status 1 and says why.
+"""
+
+import asyncio
+import json
+import sys
+import time
+
+from supabase import AsyncClientOptions, acreate_client
+
+CONFIG = json.load(open(sys.argv[1]))
+STEP = 0
+WAIT = 20  # seconds any expected event may take (CI machines are busy)
+
+
+def ok(name):
+    global STEP
+    STEP += 1
+    print(f"ok {STEP} - {name}", flush=True)
+
+
+def fail(name, why):
+    print(f"not ok {STEP + 1} - {name}\n# {why}", flush=True)
+    sys.exit(1)
+
+
+def finish():
+    """The TAP plan, once every step has passed."""
+    print(f"1..{STEP}", flush=True)
+
+
+def check(condition, name, why=""):
+    if not condition:
+        fail(name, why or "the condition did not hold")
+    ok(name)
+
+
+async def client(url):
+    return await acreate_client(url, CONFIG["anon"], options=AsyncClientOptions(auto_refresh_token=False))
+
+
+async def sign_up(url, name):
+    c = await client(url)
+    response = await c.auth.sign_up({
+        "email": f"{name}@example.test",
+        "password": "correct horse battery",
+        "options": {"data": {"username": name}},
+    })
+    if response.session is None or response.user is None:
+        fail(f"sign up {name}", f"no session in {response}")
+    await asyncio.sleep(0.05)  # let the client hand the new token to its realtime socket
+    return c, response.user.id
+
+
+class Inbox:
+    """Events a callback received, with waiting."""
+
+    def __init__(self):
+        self.items = []
+        self.changed = asyncio.Event()
+
+    def __call__(self, *args):
+        self.items.append(args[0] if len(args) == 1 else args)
+        self.changed.set()
+
+    async def wait_for(self, predicate, what, timeout=WAIT):
+        deadline = time.monotonic() + timeout
+        while not any(predicate(item) for item in self.items):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                fail(what, f"nothing matching arrived within {timeout}s; got {self.items[-5:]}")
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+        return next(item for item in self.items if predicate(item))
+
+
+async def subscribed(channel, what):
+    states = []
+    await channel.subscribe(lambda state, error: states.append((state, error)))
+    if not states or states[-1][0].value != "SUBSCRIBED":
+        fail(what, f"the channel did not subscribe: {states}")
+    return channel
+
+
+async def service_client(url):
+    """A client with the service role key: the backend's, for what only it may do (buckets)."""
+    return await acreate_client(url, CONFIG["service"], options=AsyncClientOptions(auto_refresh_token=False))
+
+
+async def refused(call, status, name):
+    """Awaits `call`, which must raise the storage client's StorageApiError with `status`; returns the error."""
+    from storage3.exceptions import StorageApiError
+
+    try:
+        result = await call
+    except StorageApiError as error:
+        check(str(error.status) == str(status), name, f"expected {status}, got {error.status}: {error.message}")
+        return error
+    fail(name, f"expected a refusal with {status}, got {result!r}")
