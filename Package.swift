@@ -51,7 +51,7 @@ let package = Package(
         // The realtime relay over LISTEN/NOTIFY: channel registry, friend filter, presence, fan-out.
         .target(name: "Relay", dependencies: ["Postgres", "JSONDepth"]),
         // `summit serve`: HTTP/1.1 + WebSocket on epoll, speaking the hosted platform's auth, REST, realtime and storage.
-        .target(name: "Gateway", dependencies: ["Postgres", "Relay", "Digest", "CLinux", "JSONDepth", "Mail"]),
+        .target(name: "Gateway", dependencies: ["Postgres", "Relay", "Digest", "CLinux", "JSONDepth", "Mail", "CCurl"]),
         // Mail through an SMTP server, over libcurl: the auth service's codes and links.
         .target(name: "Mail", dependencies: ["CCurl"]),
         // APNs over HTTP/2 through libcurl (one multiplexed connection per endpoint), ES256 provider tokens over libcrypto; no Postgres.
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "GridSyncTests", dependencies: ["GridSync", "Postgres", "SummitTestSupport"]),
         .testTarget(name: "MeetSolverTests", dependencies: ["MeetSolver", "OwnThread", "MountainGraph", "Digest", "JSONDepth"]),
         .testTarget(name: "RelayTests", dependencies: ["Relay", "Postgres", "SummitTestSupport", "JSONDepth"]),
-        .testTarget(name: "GatewayTests", dependencies: ["CLinux", "Gateway", "Mail", "Postgres", "SummitDatabase", "SummitTestSupport", "OwnThread"]),
+        .testTarget(name: "GatewayTests", dependencies: ["CLinux", "Gateway", "Mail", "Digest", "Postgres", "SummitDatabase", "SummitTestSupport", "OwnThread"]),
         // The client's own tests talk to the stand-in, a real HTTP/2 server.
         .testTarget(name: "PushTests", dependencies: ["Push", "Digest", "PushStandIn", "SummitTestSupport", "OwnThread", "JSONDepth"]),
         .testTarget(name: "SummitBenchmarksTests", dependencies: ["SummitBenchmarks", "Summit", "summit-bench", "SummitTestSupport", "Postgres", "MountainGraph", "OwnThread"]),

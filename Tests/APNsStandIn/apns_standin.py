@@ -200,6 +200,11 @@ class APNsProtocol(asyncio.Protocol):
     def respond_later(self, stream_id, request):
         if self.transport.is_closing():
             return
+        if stream_id > getattr(self, "last_stream_id", stream_id):
+            # Above our GOAWAY's last stream: not processed, as the GOAWAY told the client,
+            # which sends it again on a new connection.
+            self.open -= 1
+            return
         try:
             self.respond(stream_id, request)
         except h2.exceptions.StreamClosedError:
@@ -251,6 +256,7 @@ class APNsProtocol(asyncio.Protocol):
             self.h2.close_connection(last_stream_id=stream_id)
             self.transport.write(self.h2.data_to_send())
             self.closing = True
+            self.last_stream_id = stream_id
             # Close a moment later, as a server that sent GOAWAY does: closing at once, with
             # the client's last frames still unread, makes the kernel send a reset that can
             # reach the client before the answer it already has on the wire.

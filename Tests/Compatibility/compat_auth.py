@@ -161,7 +161,7 @@ async def main():
     await refused((await client(b)).auth.get_user(token), "session_not_found", "after sign-out the access token reads no user")
     cat, cat_id = await sign_up(a, f"acat{name}")
     cat_refresh = (await cat.auth.get_session()).refresh_token
-    await cat.schema("social").rpc("delete_account").execute()
+    await cat.schema("social").rpc("delete_account", {}).execute()
     await refused((await client(a)).auth.refresh_session(cat_refresh), "session_not_found",
                   "account deletion ends the refresh token at once")
 

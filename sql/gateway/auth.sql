@@ -25,15 +25,22 @@ create or replace function auth.gateway_user_json(p_user uuid) returns jsonb
       'email_confirmed_at', u.email_confirmed_at,
       'confirmed_at', u.email_confirmed_at,
       'last_sign_in_at', (select max(s.created_at) from auth.refresh_sessions s where s.user_id = u.id),
-      'app_metadata', u.raw_app_meta_data || case when u.is_anonymous and u.email is null then '{}'::jsonb
+      'app_metadata', u.raw_app_meta_data || case
+        when ids.providers is not null then jsonb_build_object('provider', ids.providers -> 0, 'providers', ids.providers)
+        when u.is_anonymous and u.email is null then '{}'::jsonb
         else jsonb_build_object('provider', 'email', 'providers', jsonb_build_array('email')) end,
       'user_metadata', u.raw_user_meta_data,
-      'identities', '[]'::jsonb,
+      'identities', auth.gateway_identities_json(u.id),
       'created_at', u.created_at,
       'updated_at', greatest(u.updated_at, p.updated_at, u.created_at),
       'is_anonymous', u.is_anonymous)
     from auth.users u
     left join auth.password_hashes p on p.user_id = u.id
+    -- The providers in the order they were linked: the first is the account's own.
+    left join lateral (
+      select jsonb_agg(f.provider order by f.first) as providers
+      from (select i.provider, min(i.created_at) as first from auth.identities i
+            where i.user_id = u.id group by i.provider) f) ids on true
     where u.id = p_user
   $$;
 
@@ -74,6 +81,7 @@ declare
   v_token text := translate(encode(public.gen_random_bytes(24), 'base64'), '+/=', '-_');
 begin
   perform auth.gateway_check_may_sign_in(p_user);
+  perform auth.gateway_sync_email_identity(p_user);
   insert into auth.refresh_sessions (user_id) values (p_user) returning id into v_session;
   insert into auth.refresh_token_hashes (token_hash, session_id) values (auth.gateway_token_hash(v_token), v_session);
   return jsonb_build_object('user', auth.gateway_user_json(p_user), 'session_id', v_session, 'refresh_token', v_token);

@@ -71,6 +71,7 @@ begin
     values (p_user, public.crypt(p_attrs ->> 'password', public.gen_salt('bf', 10)))
     on conflict (user_id) do update set hash = excluded.hash, updated_at = now();
   end if;
+  perform auth.gateway_sync_email_identity(p_user);
   if p_attrs ? 'ban_duration' and p_attrs ->> 'ban_duration' <> 'none' then
     update auth.refresh_sessions set revoked_at = now(), revoked_reason = 'banned'
     where user_id = p_user and revoked_at is null;
@@ -195,6 +196,7 @@ begin
   end if;
   if u.id is null then
     insert into auth.users (email, raw_user_meta_data) values (v_email, coalesce(p_data, '{}')) returning * into u;
+    perform auth.gateway_sync_email_identity(u.id);
     if p_type = 'signup' then
       insert into auth.password_hashes (user_id, hash) values (u.id, public.crypt(p_password, public.gen_salt('bf', 10)));
     end if;
@@ -228,6 +230,7 @@ begin
   end if;
   if u.id is null then
     insert into auth.users (email, raw_user_meta_data) values (v_email, coalesce(p_data, '{}')) returning * into u;
+    perform auth.gateway_sync_email_identity(u.id);
   end if;
   return jsonb_build_object('mail', auth.gateway_issue_code(u.id, 'invite', v_email, null, null, p_interval, p_lifetime),
                             'user', auth.gateway_user_json(u.id));

@@ -3,18 +3,21 @@ import Postgres
 
 /// `/auth/v1`: the hosted platform's auth API — sign-up (email and password, or
 /// anonymous), the password, refresh-token and PKCE grants, mailed codes and links
-/// (confirmation, magic link, recovery, email change, reauthentication), the
+/// (confirmation, magic link, recovery, email change, reauthentication), Sign in
+/// with Apple and Google (`grant_type=id_token`), the
 /// current user and its updates, sign-out, and the admin API — answering in its
 /// shapes and with its error codes, so its client libraries work unchanged.
 struct AuthService: Sendable {
     let context: GatewayContext
     let mailer: AuthMailer
     let limiter: AuthRateLimiter
+    let keySets: ProviderKeySets
 
     init(context: GatewayContext) {
         self.context = context
         mailer = AuthMailer(settings: context.configuration.auth)
         limiter = AuthRateLimiter(context: context)
+        keySets = ProviderKeySets(clock: context.clock)
     }
 
     var settings: AuthSettings { context.configuration.auth }
@@ -22,6 +25,10 @@ struct AuthService: Sendable {
     func respond(to request: HTTPRequest, path: ArraySlice<Substring>) async -> HTTPResponse {
         // Every call carries a project key, as through the hosted platform's API gateway, but the
         // link in a mail: a browser opens it, with no key.
+        if request.method == .get && path.first == ".well-known" && path.dropFirst().first == "jwks.json" {
+            // Public, as the platform's: verifiers fetch it with no key and may keep it ten minutes.
+            return .json(200, object: context.credentials.keys.keySet, headers: ["Cache-Control": "public, max-age=600"])
+        }
         if !(request.method == .get && path.first == "verify") {
             do {
                 _ = try context.credentials.key(request.headers["apikey"])
@@ -58,7 +65,9 @@ struct AuthService: Sendable {
             return await admin(request, path: path.dropFirst())
         case (.get, "settings"):
             return .json(200, object: [
-                "external": ["email": true, "phone": false, "anonymous_users": settings.anonymousSignIns],
+                "external": ["email": true, "phone": false, "anonymous_users": settings.anonymousSignIns,
+                             "apple": settings.identityProviders["apple"] != nil,
+                             "google": settings.identityProviders["google"] != nil],
                 "disable_signup": false, "mailer_autoconfirm": true, "phone_autoconfirm": false,
                 "sms_provider": "", "saml_enabled": false,
             ] as [String: Any])
@@ -123,9 +132,12 @@ struct AuthService: Sendable {
             }
             if let limited = await limiter.admit(.verify, request) { return limited }
             return await session(from: "select auth.gateway_pkce_grant(\(code), \(verifier))::text")
+        case "id_token":
+            if let limited = await limiter.admit(.signIn, request) { return limited }
+            return await idTokenGrant(body)
         default:
             return Self.error(400, "unsupported_grant_type",
-                              "grant_type must be password, refresh_token or pkce, not \(grant ?? "missing")")
+                              "grant_type must be password, refresh_token, pkce or id_token, not \(grant ?? "missing")")
         }
     }
 
@@ -191,7 +203,12 @@ struct AuthService: Sendable {
             "app_metadata": user["app_metadata"] ?? [:], "user_metadata": user["user_metadata"] ?? [:],
             "is_anonymous": anonymous,
         ]
-        let accessToken = JWT.sign(claims: claims, secret: context.configuration.jwtSecret)
+        let accessToken: String
+        do {
+            accessToken = try JWT.sign(claims: claims, keys: context.credentials.keys)
+        } catch {
+            return .refused(Self.error(500, "unexpected_failure", "the access token could not be signed: \(error)"))
+        }
         return .session([
             "access_token": accessToken, "token_type": "bearer", "expires_in": lifetime,
             "expires_at": now + lifetime, "refresh_token": refresh, "user": user,

@@ -23,6 +23,8 @@ public struct AuthSettings: Sendable {
     /// Whether a password change needs a code from `/reauthenticate` once the session is a day old.
     public var passwordReauthentication = false
     public var rateLimits = AuthRateLimits()
+    /// Sign in with Apple and Google (`grant_type=id_token`), by name; each is on when its client ids are set.
+    public var identityProviders: [String: IdentityProvider] = [:]
 
     public init() {}
 
@@ -77,6 +79,7 @@ public struct AuthSettings: Sendable {
         if let seconds = try GatewayConfiguration.seconds(values, Key.codeLifetime, 60...86_400) { settings.codeLifetime = seconds }
         if let seconds = try GatewayConfiguration.seconds(values, Key.mailInterval, 0...3600) { settings.mailInterval = seconds }
         if let text = values[Key.rateLimits] { settings.rateLimits = try AuthRateLimits.parse(text, key: Key.rateLimits) }
+        settings.identityProviders = try IdentityProvider.from(values)
         return settings
     }
 }

@@ -7,6 +7,11 @@ import Foundation
 public struct GatewayConfiguration: Sendable {
     /// Signs and verifies every token: at least 32 bytes.
     public var jwtSecret: [UInt8]
+    /// Signs access tokens (ES256 or RS256, published at `/auth/v1/.well-known/jwks.json`);
+    /// nil signs them with the secret.
+    public var signingKey: JWSKey?
+    /// Earlier signing keys: they still verify the tokens they signed, until those expire.
+    public var previousKeys: [JWSKey] = []
     /// The public API key (a JWT with role anon), what apps embed.
     public var anonKey: String
     /// The backend's key (role service_role, bypasses row level security): never ship it in an app.
@@ -36,6 +41,8 @@ public struct GatewayConfiguration: Sendable {
     /// The names read from the environment or a configuration file.
     public enum Key {
         public static let jwtSecret = "SUMMIT_JWT_SECRET"
+        public static let signingKey = "SUMMIT_JWT_SIGNING_KEY"
+        public static let previousKeys = "SUMMIT_JWT_PREVIOUS_KEYS"
         public static let anonKey = "SUMMIT_ANON_KEY"
         public static let serviceRoleKey = "SUMMIT_SERVICE_ROLE_KEY"
         public static let accessTokenLifetime = "SUMMIT_ACCESS_TOKEN_LIFETIME"
@@ -73,6 +80,22 @@ public struct GatewayConfiguration: Sendable {
             }
         }
         var configuration = GatewayConfiguration(jwtSecret: secret, anonKey: anon, serviceRoleKey: service)
+        let keyFix = "make one with `summit serve signing-key --out FILE`"
+        if let file = values[Key.signingKey], !file.isEmpty {
+            let key = try readKey(file, Key.signingKey, fix: keyFix)
+            guard key.isPrivate else {
+                throw Problem(description: "\(Key.signingKey): \(file) is a public key; signing needs the private key: \(keyFix)")
+            }
+            configuration.signingKey = key
+        }
+        for file in (values[Key.previousKeys] ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+        where !file.isEmpty {
+            configuration.previousKeys.append(try readKey(file, Key.previousKeys, fix: "list the PEM files of keys that signed before"))
+        }
+        let kids = configuration.tokenKeys.verifyingKeys.map(\.kid)
+        if let repeated = kids.first(where: { kid in kids.filter { $0 == kid }.count > 1 }) {
+            throw Problem(description: "\(Key.signingKey) and \(Key.previousKeys) name one key twice (kid \(repeated)): list each key once")
+        }
         if let text = values[Key.accessTokenLifetime] {
             guard let seconds = Int(text), (60...86_400 * 7).contains(seconds) else {
                 throw Problem(description: "\(Key.accessTokenLifetime) must be seconds between 60 and 604800, not \"\(text)\"")
@@ -90,6 +113,21 @@ public struct GatewayConfiguration: Sendable {
         configuration.restPlanEnabled = try flag(values, Key.restPlanEnabled) ?? false
         configuration.auth = try AuthSettings.from(values)
         return configuration
+    }
+
+    /// Verifies and signs tokens: the secret, the signing key and the earlier keys.
+    public var tokenKeys: TokenKeys { TokenKeys(secret: jwtSecret, signingKey: signingKey, previousKeys: previousKeys) }
+
+    /// A PEM key file named by setting `key`.
+    static func readKey(_ file: String, _ key: String, fix: String) throws(Problem) -> JWSKey {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw Problem(description: "\(key): cannot read \(file): \(fix)")
+        }
+        do {
+            return try JWSKey(pem: text)
+        } catch {
+            throw Problem(description: "\(key): \(file): \(error): \(fix)")
+        }
     }
 
     /// A true-or-false setting, nil when absent.

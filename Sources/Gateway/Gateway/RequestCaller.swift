@@ -45,14 +45,15 @@ enum CredentialProblem: Error, Sendable {
 
 /// Checks a request's `apikey` and `Authorization` against the configuration.
 struct Credentials: Sendable {
-    let secret: [UInt8]
+    let keys: TokenKeys
+    var secret: [UInt8] { keys.secret }
     let anonKey: String
     let serviceRoleKey: String
     let anonToken: VerifiedToken
     let serviceToken: VerifiedToken
 
     init(_ configuration: GatewayConfiguration) throws {
-        secret = configuration.jwtSecret
+        keys = configuration.tokenKeys
         anonKey = configuration.anonKey
         serviceRoleKey = configuration.serviceRoleKey
         anonToken = try JWT.verify(configuration.anonKey, secret: configuration.jwtSecret)
@@ -77,7 +78,7 @@ struct Credentials: Sendable {
 
     func verify(_ token: String, now: Date = Date()) throws(CredentialProblem) -> RequestCaller {
         do {
-            return RequestCaller(try JWT.verify(token, secret: secret, now: now))
+            return RequestCaller(try JWT.verify(token, keys: keys, now: now))
         } catch {
             throw .badToken(error)
         }

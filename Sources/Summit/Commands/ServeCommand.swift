@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import Gateway
 import Postgres
@@ -23,7 +24,7 @@ enum ServeCommand {
             .value("--port", "PORT", "port to listen on (default 8000; 0 picks a free one and prints it)"),
             .value("--connections", "N", "PostgreSQL connections for requests (default 8)"),
         ],
-        subcommands: [keys],
+        subcommands: [keys, signingKey],
         run: { invocation in
             let path = invocation.commandPath
             let workspace = try invocation.workspace()
@@ -91,6 +92,42 @@ enum ServeCommand {
                 throw CLIError("cannot write \(file)", fix: "check that its folder exists and is writable")
             }
             invocation.console.note("wrote \(file): start the gateway with `summit serve --config \(file)`")
+            return 0
+        })
+
+    static let signingKey = Command(
+        name: "signing-key",
+        summary: "Make a new asymmetric key (ES256 or RS256) to sign access tokens with.",
+        discussion: """
+            Writes a PEM private key (mode 0600, never overwritten) and prints its key id. Set             SUMMIT_JWT_SIGNING_KEY=FILE and access tokens are signed with it and carry its kid; its public half is             published at /auth/v1/.well-known/jwks.json. To rotate: make a new key, point SUMMIT_JWT_SIGNING_KEY at             it, add the old file to SUMMIT_JWT_PREVIOUS_KEYS (comma-separated) and restart; drop the old file once             SUMMIT_ACCESS_TOKEN_LIFETIME has passed. The anon and service role keys stay HS256 with the secret.
+            """,
+        options: [
+            .value("--out", "FILE", "write the private key to FILE (required)"),
+            .value("--algorithm", "ALG", "ES256 (default, P-256) or RS256 (2048-bit RSA)"),
+            .flag("--json", "print {\"file\", \"kid\", \"alg\"} instead of a sentence"),
+        ],
+        run: { invocation in
+            let path = invocation.commandPath
+            guard let file = invocation.value("--out") else {
+                throw CLIError.usage("--out FILE is required: where to write the private key", command: path)
+            }
+            let name = (invocation.value("--algorithm") ?? "ES256").uppercased()
+            guard let algorithm = JWSKey.Algorithm(rawValue: name) else {
+                throw CLIError.usage("--algorithm takes ES256 or RS256, not \"\(name)\"", command: path)
+            }
+            guard !FileManager.default.fileExists(atPath: file) else {
+                throw CLIError("\(file) already exists", fix: "choose another --out: a key in use must stay until its tokens expire")
+            }
+            let key = try JWSKey.generate(algorithm)
+            guard FileManager.default.createFile(atPath: file, contents: Data(key.pem.utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw CLIError("cannot write \(file)", fix: "check that its folder exists and is writable")
+            }
+            if invocation.json {
+                try invocation.console.json(["file": file, "kid": key.kid, "alg": algorithm.rawValue])
+            } else {
+                invocation.console.out("wrote \(file): \(algorithm.rawValue) key \(key.kid)")
+                invocation.console.note("sign with it: SUMMIT_JWT_SIGNING_KEY=\(file) (keep the key it replaces in SUMMIT_JWT_PREVIOUS_KEYS until its tokens expire)")
+            }
             return 0
         })
 
