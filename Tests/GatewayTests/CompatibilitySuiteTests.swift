@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Digest
 import Foundation
 import Gateway
 import Postgres
@@ -25,6 +26,13 @@ import Testing
                 let smtp = try ChildProcess(python, [CompatibilityEnvironment.root.appendingPathComponent("Tests/Compatibility/smtp_standin.py").path,
                                                      mailbox.path], in: folder)
                 let smtpPort = try await smtp.line(startingWith: "listening ")
+                // Access tokens signed with ES256 after a rotation: the earlier key still verifies its tokens.
+                // Apple's and Google's key sets are the test's own: Apple's a file, Google's served over HTTP.
+                let keyFiles = try Self.keys(in: folder)
+                let jwksServer = try ChildProcess(python, ["-m", "http.server", "--bind", "127.0.0.1", "--directory", keyFiles.folder.path, "0"],
+                                                  environment: ["PYTHONUNBUFFERED": "1"], in: keyFiles.folder)
+                let served = try await jwksServer.line(startingWith: "Serving HTTP on 127.0.0.1 port ")
+                let jwksPort = served.prefix { $0.isNumber }
                 let environment = [
                     "DATABASE_URL": database.conninfo, "SUMMIT_GATEWAY_CONFIG": keys.path,
                     "SUMMIT_SMTP_URL": "smtp://127.0.0.1:\(smtpPort)", "SUMMIT_SMTP_SENDER": "auth@summit.test",
@@ -33,6 +41,12 @@ import Testing
                     // Every suite signs in from this machine's one address; the account limit is the one under test,
                     // with a short window so the suite can wait it out.
                     "SUMMIT_AUTH_RATE_LIMITS": "sign_in=100000/300,refresh=100000/300,verify=100000/300,mail=100000/3600,account_failures=20/12",
+                    GatewayConfiguration.Key.signingKey: keyFiles.signing.path,
+                    GatewayConfiguration.Key.previousKeys: keyFiles.previous.path,
+                    IdentityProvider.Key.clientIDs("apple"): "app.summit.test,app.summit.test.web",
+                    IdentityProvider.Key.keySet("apple"): keyFiles.appleKeySet.path,
+                    IdentityProvider.Key.clientIDs("google"): "summit-test.apps.googleusercontent.com",
+                    IdentityProvider.Key.keySet("google"): "http://127.0.0.1:\(jwksPort)/google-jwks.json",
                 ]
                 let summit = productsDirectory.appendingPathComponent("summit").path
                 let first = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
@@ -46,7 +60,8 @@ import Testing
                     let config: [String: Any] = [
                         "a": a, "b": b, "anon": values[GatewayConfiguration.Key.anonKey]!,
                         "service": values[GatewayConfiguration.Key.serviceRoleKey]!, "tls": proxy.url,
-                        "mailbox": mailbox.path,
+                        "mailbox": mailbox.path, "previous_key": keyFiles.previous.path,
+                        "apple_key": keyFiles.apple.path, "google_key": keyFiles.google.path,
                     ]
                     let configFile = folder.appendingPathComponent("compat.json")
                     try JSONSerialization.data(withJSONObject: config).write(to: configFile)
@@ -70,11 +85,41 @@ import Testing
                 }
                 await nginx?.stop(SIGQUIT)
                 _ = await smtp.stop()
+                _ = await jwksServer.stop()
                 // A graceful stop: interrupt drains and exits 0.
                 #expect(await first.stop() == 0, "first summit serve: \(first.stderr.suffix(1500))")
                 #expect(await second.stop() == 0, "second summit serve: \(second.stderr.suffix(1500))")
             }
         }
+    }
+}
+
+extension CompatibilitySuiteTests {
+    /// The signing key and the one it replaced; Apple's and Google's private keys (for the
+    /// suite to sign ID tokens with) and their public key sets.
+    struct KeyFiles {
+        var folder: URL
+        var signing: URL
+        var previous: URL
+        var apple: URL
+        var google: URL
+        var appleKeySet: URL
+    }
+
+    static func keys(in folder: URL) throws -> KeyFiles {
+        let keys = folder.appendingPathComponent("keys")
+        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+        let files = KeyFiles(folder: keys, signing: keys.appendingPathComponent("signing.pem"),
+                             previous: keys.appendingPathComponent("previous.pem"), apple: keys.appendingPathComponent("apple.pem"),
+                             google: keys.appendingPathComponent("google.pem"), appleKeySet: keys.appendingPathComponent("apple-jwks.json"))
+        for (file, algorithm) in [(files.signing, JWSKey.Algorithm.es256), (files.previous, .es256), (files.apple, .rs256), (files.google, .rs256)] {
+            try JWSKey.generate(algorithm).pem.write(to: file, atomically: true, encoding: .utf8)
+        }
+        for (file, set) in [(files.apple, files.appleKeySet), (files.google, keys.appendingPathComponent("google-jwks.json"))] {
+            let key = try JWSKey(pem: String(contentsOf: file, encoding: .utf8))
+            try JSONSerialization.data(withJSONObject: ["keys": [key.publicJWK]]).write(to: set)
+        }
+        return files
     }
 }
 
