@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libcurl with nghttp2: APNs's HTTP/2, multiplexed, over TLS (OpenSSL) with ALPN h2.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -51,7 +52,7 @@ let package = Package(
         // The realtime relay over LISTEN/NOTIFY: channel registry, friend filter, presence, fan-out.
         .target(name: "Relay", dependencies: ["Postgres", "JSONDepth"]),
         // `summit serve`: HTTP/1.1 + WebSocket on epoll, speaking the hosted platform's auth, REST, realtime and storage.
-        .target(name: "Gateway", dependencies: ["Postgres", "Relay", "Digest", "CLinux", "JSONDepth", "Mail", "CCurl"]),
+        .target(name: "Gateway", dependencies: ["Postgres", "Relay", "Digest", "CLinux", "JSONDepth", "Mail", "CCurl", "CQRencode"]),
         // Mail through an SMTP server, over libcurl: the auth service's codes and links.
         .target(name: "Mail", dependencies: ["CCurl"]),
         // APNs over HTTP/2 through libcurl (one multiplexed connection per endpoint), ES256 provider tokens over libcrypto; no Postgres.

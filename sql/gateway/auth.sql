@@ -16,7 +16,8 @@ create or replace function auth.gateway_user_json(p_user uuid) returns jsonb
       'invited_at', u.invited_at,
       'confirmation_sent_at', u.confirmation_sent_at,
       'recovery_sent_at', u.recovery_sent_at,
-      'banned_until', u.banned_until)) || jsonb_build_object(
+      'banned_until', u.banned_until,
+      'factors', auth.gateway_factors_json(u.id))) || jsonb_build_object(
       'id', u.id,
       'aud', 'authenticated',
       'role', 'authenticated',
@@ -186,7 +187,8 @@ begin
   insert into auth.refresh_token_hashes (token_hash, session_id, parent_hash)
   values (auth.gateway_token_hash(v_token), s.id, v_hash);
   update auth.refresh_sessions set refreshed_at = now() where id = s.id;
-  return jsonb_build_object('user', auth.gateway_user_json(s.user_id), 'session_id', s.id, 'refresh_token', v_token);
+  return jsonb_build_object('user', auth.gateway_user_json(s.user_id), 'session_id', s.id, 'refresh_token', v_token,
+                            'aal', s.aal, 'amr', s.amr);
 end
 $$;
 

@@ -41,8 +41,15 @@ struct AuthMailer: Sendable {
     /// `name=value&…` with every value percent-encoded but RFC 3986's unreserved
     /// characters, so a URL inside (a redirect, a token) stays one value.
     static func encoded(_ pairs: [(String, String)]) -> String {
-        let unreserved = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        return pairs.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }.joined(separator: "&")
+        pairs.map { "\($0.0)=\(percentEncoded($0.1))" }.joined(separator: "&")
+    }
+
+    /// RFC 3986's unreserved characters: ASCII letters and digits and `-._~` (Foundation's
+    /// `alphanumerics` would also let letters of every other script through unencoded).
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func percentEncoded(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
     /// The message for a code: its subject and text, by purpose.

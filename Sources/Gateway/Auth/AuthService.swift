@@ -63,6 +63,8 @@ struct AuthService: Sendable {
             return await invite(request)
         case (_, "admin"):
             return await admin(request, path: path.dropFirst())
+        case (_, "factors"):
+            return await factors(request, path: path)
         case (.get, "settings"):
             return .json(200, object: [
                 "external": ["email": true, "phone": false, "anonymous_users": settings.anonymousSignIns,
@@ -79,7 +81,7 @@ struct AuthService: Sendable {
         default:
             return Self.error(404, "not_found",
                               "Summit serves /auth/v1/signup, /token, /user, /logout, /recover, /otp, /resend, /verify, "
-                              + "/reauthenticate, /invite and /admin/users")
+                              + "/reauthenticate, /factors, /invite, /admin/users and /.well-known/jwks.json")
         }
     }
 
@@ -157,14 +159,15 @@ struct AuthService: Sendable {
     // MARK: - Sessions
 
     /// Runs a grant and answers with a session: access token, refresh token, user.
-    func session(from query: PostgresQuery) async -> HTTPResponse {
+    /// `signedIn`: the grant runs for a signed-in caller (an MFA verification).
+    func session(from query: PostgresQuery, signedIn: Bool = false) async -> HTTPResponse {
         do {
             switch try await grant(query) {
             case .session(let session): return .json(200, object: session)
             case .refused(let response): return response
             }
         } catch {
-            return Self.failure(error)
+            return Self.failure(error, signedIn: signedIn)
         }
     }
 
@@ -198,8 +201,9 @@ struct AuthService: Sendable {
         let claims: [String: Any] = [
             "aud": "authenticated", "exp": now + lifetime, "iat": now, "iss": context.configuration.issuer,
             "sub": userID, "email": user["email"] ?? "", "phone": user["phone"] ?? "", "role": "authenticated",
-            "session_id": sessionID, "aal": "aal1",
-            "amr": [["method": Self.amrMethod(grant["method"] as? String), "timestamp": now]],
+            // A session's second factors (SQL's amr), before how it began.
+            "session_id": sessionID, "aal": grant["aal"] as? String ?? "aal1",
+            "amr": (grant["amr"] as? [[String: Any]] ?? []) + [["method": Self.amrMethod(grant["method"] as? String), "timestamp": now]],
             "app_metadata": user["app_metadata"] ?? [:], "user_metadata": user["user_metadata"] ?? [:],
             "is_anonymous": anonymous,
         ]
@@ -275,8 +279,13 @@ struct AuthService: Sendable {
         }
         let status: Int
         switch error.message {
-        case "weak_password", "user_already_exists", "email_exists", "same_password", "otp_disabled", "flow_state_expired":
+        case "weak_password", "user_already_exists", "email_exists", "same_password", "otp_disabled", "flow_state_expired",
+             "mfa_verification_failed", "mfa_challenge_expired", "mfa_factor_name_conflict", "too_many_enrolled_mfa_factors":
             status = 422
+        case "insufficient_aal":
+            status = 403
+        case "mfa_factor_not_found":
+            status = 404
         case "otp_expired", "bad_code_verifier":
             status = 403
         case "session_not_found":
