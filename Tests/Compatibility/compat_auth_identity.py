@@ -7,7 +7,10 @@ platform's own Python client (supabase_auth inside `supabase`), and PyJWT beside
   of an unknown key does not;
 - sign_in_with_id_token with Apple (key set in a file) and Google (key set over
   HTTP): accounts made, found again and linked by a vouched address, identities
-  listed, every check (nonce, audience, signature) refusing.
+  listed, every check (nonce, audience, signature) refusing;
+- TOTP second factors through the client's mfa API, with codes computed here
+  (RFC 6238 with the standard library): aal2 after verifying, kept by a refresh,
+  needed to remove the factor.
 
 The servers' keys are made by CompatibilitySuiteTests; CONFIG names the private
 keys this suite signs provider tokens with (support.py says what CONFIG holds).
@@ -16,7 +19,9 @@ keys this suite signs provider tokens with (support.py says what CONFIG holds).
 import asyncio
 import base64
 import hashlib
+import hmac
 import json
+import struct
 import time
 import uuid
 
@@ -30,6 +35,13 @@ from support import CONFIG, check, client, fail, finish, sign_up
 
 def private_key(path):
     return open(path).read()
+
+
+def totp(secret, at=None):
+    """RFC 6238: HMAC-SHA-1 over the 30-second step, dynamically truncated to six digits."""
+    digest = hmac.new(base64.b32decode(secret), struct.pack(">Q", int((at or time.time()) // 30)), hashlib.sha1).digest()
+    offset = digest[-1] & 15
+    return f"{(struct.unpack('>I', digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000:06d}"
 
 
 def thumbprint(key_path):
@@ -140,6 +152,38 @@ async def main():
           str(linked.user.app_metadata))
     await refused((await client(a)).auth.sign_in_with_id_token({"provider": "facebook", "token": "x.y.z"}),
                   "a provider that is not enabled is refused")
+
+    # --- TOTP second factors ---------------------------------------------------------------------------
+    mia, mia_id = await sign_up(a, f"kmia{name}")
+    enrolled = await mia.auth.mfa.enroll({"factor_type": "totp", "friendly_name": "Phone", "issuer": "PowderMeet"})
+    check(enrolled.totp.qr_code.startswith("data:image/svg+xml;utf-8,<svg") and
+          enrolled.totp.uri.startswith("otpauth://totp/PowderMeet:") and f"secret={enrolled.totp.secret}" in enrolled.totp.uri,
+          "mfa.enroll answers a secret, its otpauth URI and a QR code", str(enrolled.totp.uri))
+    level = await mia.auth.mfa.get_authenticator_assurance_level()
+    check(level.current_level == "aal1", "before verifying the session is aal1", str(level))
+    challenge = await mia.auth.mfa.challenge({"factor_id": enrolled.id})
+    try:
+        await mia.auth.mfa.verify({"factor_id": enrolled.id, "challenge_id": challenge.id,
+                                   "code": "000000" if totp(enrolled.totp.secret) != "000000" else "111111"})
+        fail("a wrong code is refused", "it verified")
+    except AuthApiError as error:
+        check(error.code == "mfa_verification_failed" and error.status == 422, "a wrong code is refused", str(error.code))
+    await mia.auth.mfa.verify({"factor_id": enrolled.id, "challenge_id": challenge.id, "code": totp(enrolled.totp.secret)})
+    level = await mia.auth.mfa.get_authenticator_assurance_level()
+    check(level.current_level == "aal2" and level.next_level == "aal2" and
+          level.current_authentication_methods[0].method == "totp",
+          "mfa.verify raises the session to aal2 with totp first among its methods", str(level))
+    factors = await mia.auth.mfa.list_factors()
+    check([factor.id for factor in factors.totp] == [enrolled.id], "mfa.list_factors lists the verified factor", str(factors))
+    await mia.auth.refresh_session()
+    check((await mia.auth.mfa.get_authenticator_assurance_level()).current_level == "aal2", "a refresh keeps aal2")
+    other = await client(b)
+    await other.auth.sign_in_with_password({"email": f"kmia{name}@example.test", "password": "correct horse battery"})
+    check((await other.auth.mfa.get_authenticator_assurance_level()).next_level == "aal2",
+          "a new password session is told it can reach aal2")
+    await refused(other.auth.mfa.unenroll({"factor_id": enrolled.id}), "an aal1 session cannot remove a verified factor", 403)
+    gone = await mia.auth.mfa.unenroll({"factor_id": enrolled.id})
+    check(gone.id == enrolled.id and not (await mia.auth.mfa.list_factors()).all, "the aal2 session removes it")
     finish()
 
 

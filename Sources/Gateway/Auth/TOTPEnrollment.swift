@@ -3,7 +3,7 @@ import Foundation
 
 /// What an authenticator app takes to enroll a TOTP factor: the `otpauth://` URI
 /// (Google Authenticator's key URI format) and its QR code, drawn as SVG by
-/// libqrencode, in the data URI the platform answers.
+/// libqrencode. The platform answers the SVG itself: its clients make the data URI.
 enum TOTPEnrollment {
     /// `otpauth://totp/ISSUER:ACCOUNT?secret=…&issuer=…`, each part percent-encoded.
     static func uri(secret: String, issuer: String, account: String) -> String {
@@ -11,7 +11,7 @@ enum TOTPEnrollment {
         return "otpauth://totp/\(label)?secret=\(secret)&issuer=\(AuthMailer.percentEncoded(issuer))"
     }
 
-    /// The QR code of `text` as an SVG data URI (error correction M, four modules of quiet zone); nil if it does not fit.
+    /// The QR code of `text` as SVG (error correction M, four modules of quiet zone); nil if it does not fit.
     static func qrCode(_ text: String) -> String? {
         guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return nil }
         defer { QRcode_free(code) }
@@ -26,6 +26,6 @@ enum TOTPEnrollment {
         let size = width + 2 * quiet
         let svg = #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(size) \#(size)" shape-rendering="crispEdges">"#
             + ##"<rect width="\##(size)" height="\##(size)" fill="#ffffff"/><path fill="#000000" d="\##(path)"/></svg>"##
-        return "data:image/svg+xml;utf-8," + svg
+        return svg
     }
 }
