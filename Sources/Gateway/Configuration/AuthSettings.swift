@@ -90,6 +90,11 @@ public struct AuthRateLimits: Sendable, Equatable {
     public struct Limit: Sendable, Equatable {
         public var count: Int
         public var seconds: Int
+
+        public init(count: Int, seconds: Int) {
+            self.count = count
+            self.seconds = seconds
+        }
     }
 
     /// Sign-ins and sign-ups from one address (the platform: 30 per 5 minutes).
