@@ -10,9 +10,6 @@ suites, as `python compat_auth.py CONFIG.json`; support.py says what CONFIG.json
 """
 
 import asyncio
-import json
-import re
-import time
 import urllib.parse
 import uuid
 
@@ -20,30 +17,9 @@ import httpx
 from supabase import AsyncClientOptions, acreate_client
 from supabase_auth.errors import AuthApiError
 
-from support import CONFIG, check, client, fail, finish, ok, service_client, sign_up
+from support import CONFIG, check, client, fail, finish, mail_to, mails_to, ok, service_client, sign_up
 
 PASSWORD = "correct horse battery"
-
-
-def mails_to(address):
-    try:
-        lines = open(CONFIG["mailbox"]).read().splitlines()
-    except FileNotFoundError:
-        return []
-    return [mail for mail in map(json.loads, lines) if mail["to"] == address]
-
-
-async def mail_to(address, seen, what):
-    """The next mail to `address` after the `seen` first ones: (code, link, mail)."""
-    deadline = time.monotonic() + 20
-    while len(mails_to(address)) <= seen:
-        if time.monotonic() > deadline:
-            fail(what, f"no mail reached {address} within 20 s")
-        await asyncio.sleep(0.1)
-    mail = mails_to(address)[seen]
-    code = re.search(r"code: ([0-9]{6})", mail["body"])
-    link = re.search(r"(https?://\S+/auth/v1/verify\?\S+)", mail["body"])
-    return (code.group(1) if code else None), (link.group(1) if link else None), mail
 
 
 async def refused(call, code, name):

@@ -2,13 +2,18 @@
 
 Each `compat*.py` beside this file is run as `python FILE CONFIG.json` by
 GatewayTests' CompatibilitySuiteTests. CONFIG.json names the servers and keys:
-{"a": URL, "b": URL, "anon": KEY, "service": KEY, "tls": URL or null}. A file
+{"a": URL, "b": URL, "anon": KEY, "service": KEY, "tls": URL or null,
+"confirming": URL (addresses confirmed by mail), "closed": URL (no sign-ups),
+"mailbox": the SMTP stand-in's JSON lines, "previous_key": the PEM of the key
+the signing key replaced, "apple_key" and "google_key": PEMs to sign ID tokens}.
+All of them serve one database. A file
 prints one TAP line per step; the first failing step ends the run with exit
 status 1 and says why.
 """
 
 import asyncio
 import json
+import re
 import sys
 import time
 
@@ -106,3 +111,24 @@ async def refused(call, status, name):
         check(str(error.status) == str(status), name, f"expected {status}, got {error.status}: {error.message}")
         return error
     fail(name, f"expected a refusal with {status}, got {result!r}")
+
+
+def mails_to(address):
+    try:
+        lines = open(CONFIG["mailbox"]).read().splitlines()
+    except FileNotFoundError:
+        return []
+    return [mail for mail in map(json.loads, lines) if mail["to"] == address]
+
+
+async def mail_to(address, seen, what):
+    """The next mail to `address` after the `seen` first ones: (code, link, mail)."""
+    deadline = time.monotonic() + 20
+    while len(mails_to(address)) <= seen:
+        if time.monotonic() > deadline:
+            fail(what, f"no mail reached {address} within 20 s")
+        await asyncio.sleep(0.1)
+    mail = mails_to(address)[seen]
+    code = re.search(r"code: ([0-9]{6})", mail["body"])
+    link = re.search(r"(https?://\S+/auth/v1/verify\?\S+)", mail["body"])
+    return (code.group(1) if code else None), (link.group(1) if link else None), mail

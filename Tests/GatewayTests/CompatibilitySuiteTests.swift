@@ -51,14 +51,21 @@ import Testing
                 let summit = productsDirectory.appendingPathComponent("summit").path
                 let first = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
                 let second = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
+                // The same database with addresses confirmed by mail, and with sign-ups closed.
+                let confirming = try ChildProcess(summit, ["serve", "--port", "0"],
+                                                  environment: environment.merging([AuthSettings.Key.autoconfirm: "off"]) { $1 }, in: folder)
+                let closed = try ChildProcess(summit, ["serve", "--port", "0"],
+                                              environment: environment.merging([AuthSettings.Key.signUps: "off"]) { $1 }, in: folder)
                 var nginx: ChildProcess?
                 do {
                     let a = try await first.line(startingWith: "listening on ")
                     let b = try await second.line(startingWith: "listening on ")
+                    let c = try await confirming.line(startingWith: "listening on ")
+                    let d = try await closed.line(startingWith: "listening on ")
                     let proxy = try await CompatibilityEnvironment.nginx(in: folder, upstream: a)
                     nginx = proxy.process
                     let config: [String: Any] = [
-                        "a": a, "b": b, "anon": values[GatewayConfiguration.Key.anonKey]!,
+                        "a": a, "b": b, "confirming": c, "closed": d, "anon": values[GatewayConfiguration.Key.anonKey]!,
                         "service": values[GatewayConfiguration.Key.serviceRoleKey]!, "tls": proxy.url,
                         "mailbox": mailbox.path, "previous_key": keyFiles.previous.path,
                         "apple_key": keyFiles.apple.path, "google_key": keyFiles.google.path,
@@ -89,6 +96,8 @@ import Testing
                 // A graceful stop: interrupt drains and exits 0.
                 #expect(await first.stop() == 0, "first summit serve: \(first.stderr.suffix(1500))")
                 #expect(await second.stop() == 0, "second summit serve: \(second.stderr.suffix(1500))")
+                #expect(await confirming.stop() == 0, "confirming summit serve: \(confirming.stderr.suffix(1500))")
+                #expect(await closed.stop() == 0, "closed summit serve: \(closed.stderr.suffix(1500))")
             }
         }
     }

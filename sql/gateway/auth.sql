@@ -98,16 +98,14 @@ begin
 end
 $$;
 
--- Email + password sign-up: checks everything before writing anything, then the
--- user (profile by the usual trigger when the metadata names a username), its
--- password hash and a first session.
-create or replace function auth.gateway_sign_up(p_email text, p_password text, p_data jsonb) returns jsonb
-  language plpgsql volatile security definer
+-- The checks of an email + password sign-up, before anything is written: the address
+-- (lower-cased) when they pass.
+create or replace function auth.gateway_check_sign_up(p_email text, p_password text, p_data jsonb) returns text
+  language plpgsql stable
   set search_path = ''
   as $$
 declare
   v_email text := lower(btrim(coalesce(p_email, '')));
-  v_user uuid;
 begin
   if v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' or length(v_email) > 255 then
     perform auth.gateway_refuse('validation_failed', 'Unable to validate email address: invalid format');
@@ -121,14 +119,63 @@ begin
   if p_data is not null and jsonb_typeof(p_data) <> 'object' then
     perform auth.gateway_refuse('validation_failed', 'data must be a JSON object of user metadata.');
   end if;
+  return v_email;
+end
+$$;
+
+-- Email + password sign-up with the address taken as confirmed (mailer_autoconfirm):
+-- the user (profile by the usual trigger when the metadata names a username), its
+-- password hash and a first session.
+create or replace function auth.gateway_sign_up(p_email text, p_password text, p_data jsonb) returns jsonb
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_email text := auth.gateway_check_sign_up(p_email, p_password, p_data);
+  v_user uuid;
+begin
   if exists (select 1 from auth.users where lower(email) = v_email) then
     perform auth.gateway_refuse('user_already_exists', 'User already registered');
   end if;
-  -- Addresses are taken as confirmed at sign-up (the settings say mailer_autoconfirm).
   insert into auth.users (email, raw_user_meta_data, email_confirmed_at) values (v_email, coalesce(p_data, '{}'::jsonb), now())
   returning id into v_user;
   insert into auth.password_hashes (user_id, hash) values (v_user, public.crypt(p_password, public.gen_salt('bf', 10)));
   return auth.gateway_start_session(v_user);
+end
+$$;
+
+-- Sign-up when addresses must be confirmed: the account, unconfirmed, and the
+-- confirmation to mail; no session until the code or link comes back. An address
+-- already confirmed answers a user of the same shape that exists nowhere and mails
+-- nothing, as the platform does, so sign-up does not tell which addresses have
+-- accounts; one still unconfirmed gets its confirmation again.
+create or replace function auth.gateway_sign_up_unconfirmed(p_email text, p_password text, p_data jsonb, p_challenge text,
+                                                            p_method text, p_interval integer, p_lifetime integer) returns jsonb
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_email text := auth.gateway_check_sign_up(p_email, p_password, p_data);
+  u auth.users;
+begin
+  perform auth.gateway_check_challenge(p_challenge, p_method);
+  select * into u from auth.users where lower(email) = v_email;
+  if u.id is not null and (u.email_confirmed_at is not null or u.deleted_at is not null) then
+    return jsonb_build_object('user', jsonb_build_object(
+      'id', gen_random_uuid(), 'aud', 'authenticated', 'role', 'authenticated', 'email', v_email, 'phone', '',
+      'confirmation_sent_at', now(), 'app_metadata', jsonb_build_object('provider', 'email', 'providers', jsonb_build_array('email')),
+      'user_metadata', coalesce(p_data, '{}'::jsonb), 'identities', '[]'::jsonb, 'created_at', now(), 'updated_at', now(),
+      'is_anonymous', false));
+  end if;
+  if u.id is null then
+    insert into auth.users (email, raw_user_meta_data) values (v_email, coalesce(p_data, '{}'::jsonb)) returning * into u;
+    perform auth.gateway_sync_email_identity(u.id);
+  end if;
+  insert into auth.password_hashes (user_id, hash) values (u.id, public.crypt(p_password, public.gen_salt('bf', 10)))
+  on conflict (user_id) do update set hash = excluded.hash, updated_at = now();
+  return jsonb_build_object('mail', auth.gateway_issue_code(u.id, 'confirmation', v_email, p_challenge, p_method,
+                                                            p_interval, p_lifetime),
+                            'user', auth.gateway_user_json(u.id));
 end
 $$;
 
@@ -222,9 +269,11 @@ create or replace function auth.gateway_session_active(p_session uuid) returns b
 revoke all on function auth.gateway_user_json(uuid), auth.gateway_token_hash(text), auth.gateway_start_session(uuid),
   auth.gateway_refuse(text, text), auth.gateway_sign_up(text, text, jsonb), auth.gateway_password_grant(text, text),
   auth.gateway_refresh_grant(text), auth.gateway_sign_out(uuid, uuid, text), auth.gateway_session_active(uuid),
-  auth.gateway_check_may_sign_in(uuid)
+  auth.gateway_check_may_sign_in(uuid), auth.gateway_check_sign_up(text, text, jsonb),
+  auth.gateway_sign_up_unconfirmed(text, text, jsonb, text, text, integer, integer)
   from public, anon, authenticated;
 grant execute on function auth.gateway_user_json(uuid), auth.gateway_sign_up(text, text, jsonb),
+  auth.gateway_sign_up_unconfirmed(text, text, jsonb, text, text, integer, integer),
   auth.gateway_password_grant(text, text), auth.gateway_refresh_grant(text), auth.gateway_sign_out(uuid, uuid, text),
   auth.gateway_session_active(uuid)
   to service_role;

@@ -39,11 +39,13 @@ create or replace function auth.gateway_identities_json(p_user uuid) returns jso
 
 -- grant_type=id_token, after the gateway verified the provider's token: the account
 -- of the provider's subject; else the account of the same address, when the provider
--- vouches for it (linked, and the provider is added to it); else a new account.
+-- vouches for it (linked, and the provider is added to it); else a new account,
+-- when sign-ups are allowed.
 -- A password set on an address nobody confirmed is dropped on linking: whoever set
 -- it never proved the address, the provider's user has.
 create or replace function auth.gateway_id_token_grant(p_provider text, p_subject text, p_email text,
-                                                       p_email_verified boolean, p_data jsonb) returns jsonb
+                                                       p_email_verified boolean, p_data jsonb,
+                                                       p_may_create boolean default true) returns jsonb
   language plpgsql volatile security definer
   set search_path = ''
   as $$
@@ -76,6 +78,9 @@ begin
       update auth.users set email_confirmed_at = now(), updated_at = now() where id = v_user;
     end if;
   end if;
+  if v_user is null and not p_may_create then
+    perform auth.gateway_refuse('signup_disabled', 'Signups not allowed for this instance');
+  end if;
   if v_user is null then
     -- An address the provider does not vouch for stays on the identity, not the account.
     insert into auth.users (email, email_confirmed_at, raw_user_meta_data, raw_app_meta_data)
@@ -95,5 +100,5 @@ end
 $$;
 
 revoke all on function auth.gateway_sync_email_identity(uuid), auth.gateway_identities_json(uuid),
-  auth.gateway_id_token_grant(text, text, text, boolean, jsonb) from public;
-grant execute on function auth.gateway_id_token_grant(text, text, text, boolean, jsonb) to service_role;
+  auth.gateway_id_token_grant(text, text, text, boolean, jsonb, boolean) from public;
+grant execute on function auth.gateway_id_token_grant(text, text, text, boolean, jsonb, boolean) to service_role;

@@ -38,7 +38,8 @@ extension AuthService {
         }
         let subject = claims["sub"] as? String ?? ""
         return await session(from: """
-            select auth.gateway_id_token_grant(\(name), \(subject), \(email), \(verified), \(JSONText.serialize(data))::jsonb)::text
+            select auth.gateway_id_token_grant(\(name), \(subject), \(email), \(verified), \(JSONText.serialize(data))::jsonb,
+                                              \(settings.signUps))::text
             """)
     }
 

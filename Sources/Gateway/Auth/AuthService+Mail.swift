@@ -26,7 +26,7 @@ extension AuthService {
             if body["phone"] != nil { return Self.error(422, "phone_provider_disabled", "Summit sends codes by email only") }
             return Self.error(400, "validation_failed", "An email address is required")
         }
-        let create = body["create_user"] as? Bool ?? true
+        let create = (body["create_user"] as? Bool ?? true) && settings.signUps
         let data = Self.metadata(body)
         let (challenge, method) = Self.challenge(body)
         return await mailing("""

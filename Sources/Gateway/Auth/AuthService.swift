@@ -70,7 +70,7 @@ struct AuthService: Sendable {
                 "external": ["email": true, "phone": false, "anonymous_users": settings.anonymousSignIns,
                              "apple": settings.identityProviders["apple"] != nil,
                              "google": settings.identityProviders["google"] != nil],
-                "disable_signup": false, "mailer_autoconfirm": true, "phone_autoconfirm": false,
+                "disable_signup": !settings.signUps, "mailer_autoconfirm": settings.autoconfirm, "phone_autoconfirm": false,
                 "sms_provider": "", "saml_enabled": false,
             ] as [String: Any])
         case (.get, "health"):
@@ -90,6 +90,7 @@ struct AuthService: Sendable {
     private func signUp(_ request: HTTPRequest) async -> HTTPResponse {
         if let limited = await limiter.admit(.signIn, request) { return limited }
         guard let body = Self.body(request) else { return Self.badJSON }
+        guard settings.signUps else { return Self.error(422, "signup_disabled", "Signups not allowed for this instance") }
         let data = Self.metadata(body)
         if body["email"] == nil && body["password"] == nil && body["phone"] == nil {
             guard settings.anonymousSignIns else {
@@ -103,6 +104,14 @@ struct AuthService: Sendable {
         }
         guard let password = body["password"] as? String else {
             return Self.error(400, "validation_failed", "Signup requires a valid email and password")
+        }
+        guard settings.autoconfirm else {
+            // The user alone, no session, until the mailed confirmation comes back.
+            let (challenge, method) = Self.challenge(body)
+            return await mailing("""
+                select auth.gateway_sign_up_unconfirmed(\(email), \(password), \(data)::jsonb, \(challenge), \(method),
+                                                        \(settings.mailInterval), \(settings.codeLifetime))::text
+                """, request, body, answer: { $0["user"] ?? [:] })
         }
         return await session(from: "select auth.gateway_sign_up(\(email), \(password), \(data)::jsonb)::text")
     }
@@ -280,6 +289,7 @@ struct AuthService: Sendable {
         let status: Int
         switch error.message {
         case "weak_password", "user_already_exists", "email_exists", "same_password", "otp_disabled", "flow_state_expired",
+             "signup_disabled",
              "mfa_verification_failed", "mfa_challenge_expired", "mfa_factor_name_conflict", "too_many_enrolled_mfa_factors":
             status = 422
         case "insufficient_aal":

@@ -14,6 +14,12 @@ public struct AuthSettings: Sendable {
     public var redirectAllowList: [String] = []
     /// The mail server; nil writes each mail to the server's log instead, for the operator to hand on.
     public var smtp: SMTPSettings?
+    /// Whether new accounts may be made (GoTrue's DISABLE_SIGNUP, inverted): sign-up, anonymous
+    /// sign-in, email codes to unknown addresses and new Apple or Google accounts. Invitations still may.
+    public var signUps = true
+    /// Whether a password sign-up is confirmed at once (GoTrue's MAILER_AUTOCONFIRM), or waits
+    /// for the code or link mailed to its address before it may sign in.
+    public var autoconfirm = true
     /// Whether `POST /signup` with neither email nor password makes an anonymous user.
     public var anonymousSignIns = false
     /// Seconds a mailed code or link works.
@@ -38,6 +44,8 @@ public struct AuthSettings: Sendable {
         public static let smtpSender = "SUMMIT_SMTP_SENDER"
         public static let smtpCAFile = "SUMMIT_SMTP_CA_FILE"
         public static let anonymousSignIns = "SUMMIT_AUTH_ANONYMOUS_SIGN_INS"
+        public static let signUps = "SUMMIT_AUTH_SIGN_UPS"
+        public static let autoconfirm = "SUMMIT_AUTH_AUTOCONFIRM"
         public static let codeLifetime = "SUMMIT_AUTH_CODE_LIFETIME"
         public static let mailInterval = "SUMMIT_AUTH_MAIL_INTERVAL"
         public static let passwordReauthentication = "SUMMIT_AUTH_PASSWORD_REAUTHENTICATION"
@@ -75,6 +83,8 @@ public struct AuthSettings: Sendable {
                                          sender: sender, caFile: values[Key.smtpCAFile])
         }
         settings.anonymousSignIns = try GatewayConfiguration.flag(values, Key.anonymousSignIns) ?? false
+        settings.signUps = try GatewayConfiguration.flag(values, Key.signUps) ?? true
+        settings.autoconfirm = try GatewayConfiguration.flag(values, Key.autoconfirm) ?? true
         settings.passwordReauthentication = try GatewayConfiguration.flag(values, Key.passwordReauthentication) ?? false
         if let seconds = try GatewayConfiguration.seconds(values, Key.codeLifetime, 60...86_400) { settings.codeLifetime = seconds }
         if let seconds = try GatewayConfiguration.seconds(values, Key.mailInterval, 0...3600) { settings.mailInterval = seconds }
