@@ -83,7 +83,9 @@ public final class JWSKey: @unchecked Sendable {
         }
     }
 
-    /// A public key from a JWK: `kty` EC with `crv` P-256, `x` and `y`, or `kty` RSA with `n` and `e`.
+    /// A key from a JWK: `kty` EC with `crv` P-256, `x` and `y`, or `kty` RSA with `n` and `e`;
+    /// private when it has `d` (and, for RSA, `p`, `q`, `dp`, `dq`, `qi`), as GoTrue's
+    /// `GOTRUE_JWT_KEYS` holds them. Its `kid`, if it has one, names it.
     public convenience init(jwk: [String: Any]) throws(Failure) {
         func number(_ name: String) throws(Failure) -> [UInt8] {
             guard let text = jwk[name] as? String, let bytes = Base64URL.decode(Substring(text)), !bytes.isEmpty else {
@@ -91,6 +93,7 @@ public final class JWSKey: @unchecked Sendable {
             }
             return bytes
         }
+        let isPrivate = jwk["d"] != nil
         let key: OpaquePointer?
         let type: String
         switch jwk["kty"] as? String {
@@ -99,20 +102,49 @@ public final class JWSKey: @unchecked Sendable {
             let x = try number("x"), y = try number("y")
             guard x.count == 32, y.count == 32 else { throw .unreadable("a P-256 JWK's x and y are 32 bytes each") }
             let point = [0x04] + x + y
-            key = summit_p256_public_key(point, point.count)
+            if isPrivate {
+                let d = try number("d")
+                key = summit_p256_private_key(point, point.count, d, d.count)
+            } else {
+                key = summit_p256_public_key(point, point.count)
+            }
             type = "EC"
         case "RSA":
             let n = try number("n"), e = try number("e")
-            key = summit_rsa_public_key(n, n.count, e, e.count)
+            if isPrivate {
+                let parts = try [n, e] + ["d", "p", "q", "dp", "dq", "qi"].map { (name) throws(Failure) in try number(name) }
+                key = Self.withPointers(parts) { pointers, lengths in summit_rsa_private_key(pointers, lengths) }
+            } else {
+                key = summit_rsa_public_key(n, n.count, e, e.count)
+            }
             type = "RSA"
         case let other:
             throw .unsupported("a JWK of kty \(other ?? "missing") is not EC or RSA")
         }
         guard let key else {
             ERR_clear_error()
-            throw .unreadable("the JWK's numbers are not a valid \(type) public key")
+            throw .unreadable("the JWK's numbers are not a valid \(type) \(isPrivate ? "private" : "public") key")
         }
-        try self.init(key: key, isPrivate: false, keyID: jwk["kid"] as? String)
+        try self.init(key: key, isPrivate: isPrivate, keyID: jwk["kid"] as? String)
+    }
+
+    /// Calls `body` with C pointers to each of `parts` and their lengths, valid for the call.
+    private static func withPointers<T>(_ parts: [[UInt8]],
+                                        _ body: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int>) -> T) -> T {
+        let buffers = parts.map { part -> UnsafeMutablePointer<UInt8> in
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: part.count)
+            buffer.initialize(from: part, count: part.count)
+            return buffer
+        }
+        defer {
+            for (buffer, part) in zip(buffers, parts) {
+                buffer.update(repeating: 0, count: part.count)
+                buffer.deallocate()
+            }
+        }
+        let pointers: [UnsafePointer<UInt8>?] = buffers.map { UnsafePointer($0) }
+        let lengths = parts.map(\.count)
+        return pointers.withUnsafeBufferPointer { p in lengths.withUnsafeBufferPointer { l in body(p.baseAddress!, l.baseAddress!) } }
     }
 
     /// A new private key: P-256 for ES256, 2048-bit RSA for RS256.

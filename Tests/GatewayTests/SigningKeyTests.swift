@@ -43,6 +43,49 @@ import Testing
         #expect(key.algorithm == .rs256 && !key.isPrivate)
     }
 
+    /// Private JWKs made by Python's cryptography (EC: x, y, d; RSA: n, e, d, p, q, dp, dq, qi),
+    /// as GoTrue's GOTRUE_JWT_KEYS holds them, sign what the PEM of their public key, from the
+    /// same library, verifies; their kid is kept.
+    @Test(arguments: JWSKey.Algorithm.allCases)
+    func privateJWKsFromAnotherLibrarySign(_ algorithm: JWSKey.Algorithm) async throws {
+        let python = try await CompatibilityEnvironment.python()
+        let script = """
+            import base64, json, sys
+            from cryptography.hazmat.primitives import serialization
+            from cryptography.hazmat.primitives.asymmetric import ec, rsa
+            def b64(value, size=None):
+                raw = value.to_bytes(size or (value.bit_length() + 7) // 8, "big")
+                return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+            if sys.argv[1] == "ES256":
+                key = ec.generate_private_key(ec.SECP256R1())
+                numbers = key.private_numbers()
+                jwk = {"kty": "EC", "crv": "P-256", "x": b64(numbers.public_numbers.x, 32), "y": b64(numbers.public_numbers.y, 32),
+                       "d": b64(numbers.private_value, 32)}
+            else:
+                key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+                numbers = key.private_numbers()
+                jwk = {"kty": "RSA", "n": b64(numbers.public_numbers.n), "e": b64(numbers.public_numbers.e), "d": b64(numbers.d),
+                       "p": b64(numbers.p), "q": b64(numbers.q), "dp": b64(numbers.dmp1), "dq": b64(numbers.dmq1), "qi": b64(numbers.iqmp)}
+            jwk["kid"] = "from-python"
+            pem = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+            print(json.dumps({"jwk": jwk, "pem": pem}))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script, algorithm.rawValue]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let made = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let key = try JWSKey(jwk: try #require(made["jwk"] as? [String: Any]))
+        #expect(key.isPrivate && key.kid == "from-python" && key.algorithm == algorithm)
+        let message = Array("header.payload".utf8)
+        #expect(try JWSKey(pem: try #require(made["pem"] as? String)).verify(try key.sign(message), of: message))
+    }
+
     @Test func keysThatCannotBeUsedAreRefused() throws {
         #expect(throws: JWSKey.Failure.self) { try JWSKey(pem: "not a key") }
         #expect(throws: JWSKey.Failure.self) { try JWSKey(jwk: ["kty": "oct", "k": "c2VjcmV0"]) }

@@ -207,9 +207,8 @@ begin
     update auth.users set email_change = v_to where id = u.id;
   end if;
   v_mail := auth.gateway_issue_code(u.id, v_purpose, v_to, null, null, 0, p_lifetime);
-  return jsonb_build_object('mail', v_mail, 'user', auth.gateway_user_json(u.id),
-    'verification_type', case p_type when 'email_change_current' then 'email_change'
-                                     when 'email_change_new' then 'email_change' else p_type end);
+  -- The type as asked (the clients know email_change_current and email_change_new, not email_change).
+  return jsonb_build_object('mail', v_mail, 'user', auth.gateway_user_json(u.id), 'verification_type', p_type);
 end
 $$;
 
@@ -221,6 +220,7 @@ create or replace function auth.gateway_admin_invite(p_email text, p_data jsonb,
 declare
   v_email text := auth.gateway_check_email(p_email);
   u auth.users := auth.gateway_user_by_email(v_email);
+  v_mail jsonb;
 begin
   if u.id is not null and u.email_confirmed_at is not null then
     perform auth.gateway_refuse('email_exists', 'A user with this email address has already been registered');
@@ -232,8 +232,9 @@ begin
     insert into auth.users (email, raw_user_meta_data) values (v_email, coalesce(p_data, '{}')) returning * into u;
     perform auth.gateway_sync_email_identity(u.id);
   end if;
-  return jsonb_build_object('mail', auth.gateway_issue_code(u.id, 'invite', v_email, null, null, p_interval, p_lifetime),
-                            'user', auth.gateway_user_json(u.id));
+  -- The code first, in its own statement: the user read after it shows invited_at.
+  v_mail := auth.gateway_issue_code(u.id, 'invite', v_email, null, null, p_interval, p_lifetime);
+  return jsonb_build_object('mail', v_mail, 'user', auth.gateway_user_json(u.id));
 end
 $$;
 

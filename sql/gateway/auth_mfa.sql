@@ -225,6 +225,34 @@ begin
 end
 $$;
 
+-- GET /admin/users/{id}/factors and DELETE /admin/users/{id}/factors/{factor}: the admin API's view.
+create or replace function auth.gateway_admin_list_factors(p_user uuid) returns jsonb
+  language plpgsql stable security definer
+  set search_path = ''
+  as $$
+begin
+  if not exists (select 1 from auth.users where id = p_user) then
+    perform auth.gateway_refuse('user_not_found', 'User not found');
+  end if;
+  return coalesce(auth.gateway_factors_json(p_user), '[]'::jsonb);
+end
+$$;
+
+create or replace function auth.gateway_admin_delete_factor(p_user uuid, p_factor uuid) returns jsonb
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  f auth.mfa_factors := auth.gateway_mfa_factor(p_user, p_factor);
+begin
+  delete from auth.mfa_factors where id = f.id;
+  return jsonb_build_object('id', f.id);
+end
+$$;
+
+revoke all on function auth.gateway_admin_list_factors(uuid), auth.gateway_admin_delete_factor(uuid, uuid) from public;
+grant execute on function auth.gateway_admin_list_factors(uuid), auth.gateway_admin_delete_factor(uuid, uuid) to service_role;
+
 revoke all on function auth.gateway_base32(bytea), auth.gateway_base32_decode(text), auth.gateway_totp(bytea, bigint),
   auth.gateway_factors_json(uuid), auth.gateway_mfa_session(uuid, uuid), auth.gateway_mfa_factor(uuid, uuid),
   auth.gateway_mfa_enroll(uuid, uuid, text), auth.gateway_mfa_challenge(uuid, uuid, uuid),

@@ -2,7 +2,8 @@ import Foundation
 import Postgres
 
 /// `/auth/v1/admin`, for the service role key only: users listed by page, made,
-/// read, changed and deleted (soft or hard), and the links a mail would carry.
+/// read, changed and deleted (soft or hard), their second factors listed and
+/// removed, and the links a mail would carry.
 extension AuthService {
     func admin(_ request: HTTPRequest, path: ArraySlice<Substring>) async -> HTTPResponse {
         do { try serviceCaller(request) } catch { return error.response }
@@ -13,6 +14,15 @@ extension AuthService {
         case (.post, "users", 1):
             guard let body = Self.body(request) else { return Self.badJSON }
             return await adminUser("select auth.gateway_admin_create_user(\(JSONText.serialize(body))::jsonb)::text")
+        case (.get, "users", 3) where parts[2] == "factors", (.delete, "users", 4) where parts[2] == "factors":
+            guard let id = UUID(uuidString: parts[1]) else {
+                return Self.error(404, "user_not_found", "User not found: \(parts[1]) is not a user id")
+            }
+            if request.method == .get { return await adminUser("select auth.gateway_admin_list_factors(\(id))::text") }
+            guard let factor = UUID(uuidString: parts[3]) else {
+                return Self.error(404, "mfa_factor_not_found", "Factor not found: \(parts[3]) is not a factor id")
+            }
+            return await adminUser("select auth.gateway_admin_delete_factor(\(id), \(factor))::text")
         case (_, "users", 2):
             guard let id = UUID(uuidString: parts[1]) else {
                 return Self.error(404, "user_not_found", "User not found: \(parts[1]) is not a user id")
@@ -33,7 +43,8 @@ extension AuthService {
         case (.post, "generate_link", 1):
             return await generateLink(request)
         default:
-            return Self.error(404, "not_found", "Summit serves /auth/v1/admin/users, /admin/users/{id} and /admin/generate_link")
+            return Self.error(404, "not_found",
+                              "Summit serves /auth/v1/admin/users, /admin/users/{id}, /admin/users/{id}/factors and /admin/generate_link")
         }
     }
 
@@ -55,8 +66,10 @@ extension AuthService {
 
     private func listUsers(_ request: HTTPRequest) async -> HTTPResponse {
         let query = Dictionary((request.queryItems ?? []).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        guard let page = Int(query["page"] ?? "1"), page >= 1, page <= 1_000_000,
-              let perPage = Int(query["per_page"] ?? "50"), (1...1000).contains(perPage) else {
+        // Empty values (the clients send `page=&per_page=`) are the defaults.
+        func value(_ name: String, _ fallback: String) -> String { query[name].flatMap { $0.isEmpty ? nil : $0 } ?? fallback }
+        guard let page = Int(value("page", "1")), page >= 1, page <= 1_000_000,
+              let perPage = Int(value("per_page", "50")), (1...1000).contains(perPage) else {
             return Self.error(400, "validation_failed", "page must be 1 or more and per_page from 1 to 1000")
         }
         do {

@@ -56,7 +56,7 @@ extension AuthService {
         }
         do {
             try parsed.checkSignature(with: keys)
-            _ = try parsed.checkTimes(now: context.clock())
+            _ = try parsed.checkTimes(now: context.clock(), requireExpiry: true)
         } catch {
             throw refuse("\(error)")
         }

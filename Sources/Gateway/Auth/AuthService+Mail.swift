@@ -38,6 +38,8 @@ extension AuthService {
     func resend(_ request: HTTPRequest) async -> HTTPResponse {
         if let limited = await limiter.admit(.mail, request) { return limited }
         guard let body = Self.body(request) else { return Self.badJSON }
+        // No account has a phone number here: the platform answers an unknown number with nothing sent.
+        if ["sms", "phone_change"].contains(body["type"] as? String ?? ""), body["phone"] is String { return .json(200, object: [:]) }
         guard let type = body["type"] as? String, let email = body["email"] as? String else {
             return Self.error(400, "validation_failed", "Resend requires a type (signup or email_change) and an email")
         }
@@ -53,6 +55,13 @@ extension AuthService {
         guard let body = Self.body(request) else { return Self.badJSON }
         guard let type = body["type"] as? String else {
             return Self.error(400, "validation_failed", "Verify requires a verification type")
+        }
+        if let phone = body["phone"] as? String {
+            // No account has a phone number here, so no code sent to one can be right.
+            guard Self.isPhoneNumber(phone) else {
+                return Self.error(400, "validation_failed", "Invalid phone number format (E.164 required)")
+            }
+            return Self.error(403, "otp_expired", "Token has expired or is invalid")
         }
         let email = body["email"] as? String, code = body["token"] as? String, hash = body["token_hash"] as? String
         let account = email.map(AuthRateLimiter.accountKey)
@@ -134,6 +143,12 @@ extension AuthService {
             FileHandle.standardError.write(Data("summit serve: \(error.description)\n".utf8))
             return Self.error(500, "unexpected_failure", "Error sending \(code.purpose) email: the server could not send mail; try again later")
         }
+    }
+
+    /// E.164 as the platform checks it: an optional leading +, then 2 to 15 digits, the first not 0.
+    static func isPhoneNumber(_ text: String) -> Bool {
+        let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        return (2...15).contains(digits.count) && digits.first != "0" && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// `redirect_to` as the clients send it: in the query, or in the body.

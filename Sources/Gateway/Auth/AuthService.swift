@@ -73,6 +73,8 @@ struct AuthService: Sendable {
                 "disable_signup": !settings.signUps, "mailer_autoconfirm": settings.autoconfirm, "phone_autoconfirm": false,
                 "sms_provider": "", "saml_enabled": false,
             ] as [String: Any])
+        case (.post, "sso"):
+            return Self.error(404, "saml_provider_disabled", "SAML 2.0 is disabled")
         case (.get, "health"):
             return .json(200, object: ["name": "summit-auth", "description": "Summit's auth service"])
         case (_, "signup"), (_, "token"), (_, "user"), (_, "logout"), (_, "recover"), (_, "otp"), (_, "resend"),

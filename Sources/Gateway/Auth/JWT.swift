@@ -93,13 +93,17 @@ public enum JWT {
             guard candidates.contains(where: { $0.verify(signature, of: signingInput) }) else { throw .badSignature }
         }
 
-        /// `exp` (required) and `nbf`, with 30 seconds' leeway for clocks ahead.
-        func checkTimes(now: Date) throws(Failure) -> Double {
-            guard let exp = (claims["exp"] as? NSNumber)?.doubleValue else { throw .claims("exp is required") }
+        /// `exp` and `nbf`, with 30 seconds' leeway for clocks ahead; `exp` itself only when
+        /// `requireExpiry` (an ID token must have one; the platform takes its own tokens without).
+        /// The expiry, infinite when there is none.
+        func checkTimes(now: Date, requireExpiry: Bool) throws(Failure) -> Double {
+            let exp = (claims["exp"] as? NSNumber)?.doubleValue
+            if claims["exp"] != nil && exp == nil { throw .claims("exp must be a number") }
+            if requireExpiry && exp == nil { throw .claims("exp is required") }
             let seconds = now.timeIntervalSince1970
-            guard seconds < exp else { throw .expired }
+            if let exp, seconds >= exp { throw .expired }
             if let nbf = (claims["nbf"] as? NSNumber)?.doubleValue, seconds + 30 < nbf { throw .notYetValid }
-            return exp
+            return exp ?? .infinity
         }
     }
 
@@ -108,7 +112,8 @@ public enum JWT {
     }
 
     /// Checks the format, the algorithm (HS256 with the secret, ES256 or RS256 with a key of
-    /// the set named by `kid`; `none` and the rest refused), the signature, `exp` (required)
+    /// the set named by `kid`; `none` and the rest refused), the signature, `exp` (when there is
+    /// one: a token without, signed with the secret, is taken as PostgREST and GoTrue take it)
     /// and `nbf`, and the role: anon, authenticated (with a user id in `sub` and `aud`
     /// authenticated) or service_role.
     public static func verify(_ token: String, keys: TokenKeys, now: Date = Date()) throws(Failure) -> VerifiedToken {
@@ -122,7 +127,7 @@ public enum JWT {
             throw .malformed("only alg HS256, ES256 and RS256 are accepted, not \(parsed.header["alg"].map { "\($0)" } ?? "none")")
         }
         let claims = parsed.claims
-        let exp = try parsed.checkTimes(now: now)
+        let exp = try parsed.checkTimes(now: now, requireExpiry: false)
         guard let role = claims["role"] as? String else { throw .claims("role is required") }
         var user: UUID?
         switch role {
@@ -171,7 +176,7 @@ public struct VerifiedToken: Sendable, Equatable {
     /// anon, authenticated or service_role.
     public var role: String
     public var userID: UUID?
-    /// `exp`, in Unix seconds.
+    /// `exp`, in Unix seconds; infinite for a token without one.
     public var expiresAt: Double
     public var sessionID: UUID?
     /// The payload exactly as signed: what `request.jwt.claims` holds.

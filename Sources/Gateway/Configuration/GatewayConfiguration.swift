@@ -118,13 +118,20 @@ public struct GatewayConfiguration: Sendable {
     /// Verifies and signs tokens: the secret, the signing key and the earlier keys.
     public var tokenKeys: TokenKeys { TokenKeys(secret: jwtSecret, signingKey: signingKey, previousKeys: previousKeys) }
 
-    /// A PEM key file named by setting `key`.
+    /// A key file named by setting `key`: PEM, or a JWK (JSON, as GoTrue's `GOTRUE_JWT_KEYS`
+    /// holds them, its `kid` kept).
     static func readKey(_ file: String, _ key: String, fix: String) throws(Problem) -> JWSKey {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw Problem(description: "\(key): cannot read \(file): \(fix)")
         }
         do {
-            return try JWSKey(pem: text)
+            guard text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{") else { return try JWSKey(pem: text) }
+            guard let jwk = JSONText.parse(Array(text.utf8)) as? [String: Any] else {
+                throw Problem(description: "\(key): \(file) is not a JSON object (a JWK) nor PEM: \(fix)")
+            }
+            return try JWSKey(jwk: jwk)
+        } catch let problem as Problem {
+            throw problem
         } catch {
             throw Problem(description: "\(key): \(file): \(error): \(fix)")
         }
