@@ -113,10 +113,11 @@ create or replace function auth.gateway_admin_list_users(p_page integer, p_per_p
   language sql stable security definer
   set search_path = ''
   as $$
+    -- Newest first, as the platform lists them: a page of 50 shows who just signed up.
     select jsonb_build_object(
-      'users', coalesce((select jsonb_agg(auth.gateway_user_json(id) order by created_at, id)
+      'users', coalesce((select jsonb_agg(auth.gateway_user_json(id) order by created_at desc, id desc)
                          from (select id, created_at from auth.users where deleted_at is null
-                               order by created_at, id offset (p_page - 1) * p_per_page limit p_per_page) page), '[]'),
+                               order by created_at desc, id desc offset (p_page - 1) * p_per_page limit p_per_page) page), '[]'),
       'total', (select count(*) from auth.users where deleted_at is null))
   $$;
 
