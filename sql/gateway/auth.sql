@@ -73,18 +73,33 @@ end
 $$;
 
 -- A new session for a user and its first refresh token (returned once, stored hashed).
+-- A new refresh token of a session (the child of `p_parent`, when one is used up for it):
+-- returned once, stored hashed.
+create or replace function auth.gateway_issue_refresh_token(p_session uuid, p_parent text) returns text
+  language plpgsql volatile
+  set search_path = ''
+  as $$
+declare
+  v_token text := translate(encode(public.gen_random_bytes(24), 'base64'), '+/=', '-_');
+begin
+  insert into auth.refresh_token_hashes (token_hash, session_id, parent_hash)
+  values (auth.gateway_token_hash(v_token), p_session, p_parent);
+  return v_token;
+end
+$$;
+
 create or replace function auth.gateway_start_session(p_user uuid) returns jsonb
   language plpgsql volatile security definer
   set search_path = ''
   as $$
 declare
   v_session uuid;
-  v_token text := translate(encode(public.gen_random_bytes(24), 'base64'), '+/=', '-_');
+  v_token text;
 begin
   perform auth.gateway_check_may_sign_in(p_user);
   perform auth.gateway_sync_email_identity(p_user);
   insert into auth.refresh_sessions (user_id) values (p_user) returning id into v_session;
-  insert into auth.refresh_token_hashes (token_hash, session_id) values (auth.gateway_token_hash(v_token), v_session);
+  v_token := auth.gateway_issue_refresh_token(v_session, null);
   return jsonb_build_object('user', auth.gateway_user_json(p_user), 'session_id', v_session, 'refresh_token', v_token);
 end
 $$;
@@ -213,7 +228,7 @@ declare
   v_hash text := auth.gateway_token_hash(coalesce(p_token, ''));
   t auth.refresh_token_hashes;
   s auth.refresh_sessions;
-  v_token text := translate(encode(public.gen_random_bytes(24), 'base64'), '+/=', '-_');
+  v_token text;
 begin
   select * into t from auth.refresh_token_hashes where token_hash = v_hash for update;
   if not found then
@@ -231,8 +246,7 @@ begin
   end if;
   perform auth.gateway_check_may_sign_in(s.user_id);
   update auth.refresh_token_hashes set used_at = now() where token_hash = v_hash;
-  insert into auth.refresh_token_hashes (token_hash, session_id, parent_hash)
-  values (auth.gateway_token_hash(v_token), s.id, v_hash);
+  v_token := auth.gateway_issue_refresh_token(s.id, v_hash);
   update auth.refresh_sessions set refreshed_at = now() where id = s.id;
   return jsonb_build_object('user', auth.gateway_user_json(s.user_id), 'session_id', s.id, 'refresh_token', v_token,
                             'aal', s.aal, 'amr', s.amr);
@@ -270,6 +284,7 @@ revoke all on function auth.gateway_user_json(uuid), auth.gateway_token_hash(tex
   auth.gateway_refuse(text, text), auth.gateway_sign_up(text, text, jsonb), auth.gateway_password_grant(text, text),
   auth.gateway_refresh_grant(text), auth.gateway_sign_out(uuid, uuid, text), auth.gateway_session_active(uuid),
   auth.gateway_check_may_sign_in(uuid), auth.gateway_check_sign_up(text, text, jsonb),
+  auth.gateway_issue_refresh_token(uuid, text),
   auth.gateway_sign_up_unconfirmed(text, text, jsonb, text, text, integer, integer)
   from public, anon, authenticated;
 grant execute on function auth.gateway_user_json(uuid), auth.gateway_sign_up(text, text, jsonb),

@@ -176,7 +176,6 @@ declare
   c auth.mfa_challenges;
   v_now bigint := floor(extract(epoch from now()) / 30)::bigint;
   v_step bigint;
-  v_token text := translate(encode(public.gen_random_bytes(24), 'base64'), '+/=', '-_');
   v_amr jsonb;
 begin
   select * into c from auth.mfa_challenges where id = p_challenge and factor_id = f.id for update;
@@ -202,8 +201,8 @@ begin
   v_amr := jsonb_build_array(jsonb_build_object('method', 'totp', 'timestamp', floor(extract(epoch from now()))::bigint))
            || (select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(s.amr) e where e ->> 'method' <> 'totp');
   update auth.refresh_sessions set aal = 'aal2', amr = v_amr, refreshed_at = now() where id = s.id;
-  insert into auth.refresh_token_hashes (token_hash, session_id) values (auth.gateway_token_hash(v_token), s.id);
-  return jsonb_build_object('user', auth.gateway_user_json(p_user), 'session_id', s.id, 'refresh_token', v_token,
+  return jsonb_build_object('user', auth.gateway_user_json(p_user), 'session_id', s.id,
+                            'refresh_token', auth.gateway_issue_refresh_token(s.id, null),
                             'aal', 'aal2', 'amr', v_amr);
 end
 $$;
