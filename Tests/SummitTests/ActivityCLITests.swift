@@ -65,6 +65,15 @@ import Testing
                     <trkpt lat="46.001" lon="7"><ele>1001</ele><time>2025-01-01T10:01:00Z</time></trkpt>
                     </trkseg></trk></gpx>
                     """.utf8).write(to: walk)
+                // A resort the catalog does not hold is refused before any file is read.
+                let unknown = try await cli.fails("activity", "import", "--as", "ann", "--resort", "x", walk.path)
+                #expect(unknown.stderr.contains("there is no resort x in the catalog") && unknown.stderr.contains("summit resort list"),
+                        "\(unknown.stderr)")
+                try await cli.execute("""
+                    insert into mountain.resorts (id, name, lat_min, lon_min, lat_max, lon_max, center_lat, center_lon)
+                    values ('x', 'X', 45.99, 6.99, 46.01, 7.01, 46, 7)
+                    """)
+                #expect(try await cli.ok("resort", "list", "--json").json.array.compactMap { $0["id"].string } == ["x"])
                 let outcome = try await cli.run(["activity", "import", "--as", "ann", "--resort", "x", broken.path, walk.path, "--json"])
                 #expect(outcome.status == 1)
                 #expect(outcome.json[0]["status"].string == "refused")
@@ -78,6 +87,34 @@ import Testing
                 try await cli.fails("activity", "import", "--as", "ann", broken.path)
                 try await cli.fails("activity", "import", "--as", "ann", "--resort", "x", "--synthetic-resort", "seven", walk.path)
                 #expect(try await cli.ok("activity", "import", "--help").stdout.contains("--synthetic-resort"))
+            }
+        }
+    }
+
+    /// A recording far from the resort it is imported to is refused with the distance and
+    /// nothing stored; --force imports it.
+    @Test func aRecordingOutsideTheResortIsRefusedUnlessForced() async throws {
+        try await CLIHarness.withFreshDatabase { cli in
+            try await withTemporaryFolder { folder in
+                try await cli.ok("users", "add", "ann")
+                let day = folder.appendingPathComponent("day.gpx").path
+                let truth = try await cli.ok("activity", "synth", "--seed", "3", "--resort-seed", "7", "--out", day, "--json")
+                let trueRuns = truth.json.array.filter { $0["kind"].string == "run" }.count
+                // A resort on the other side of the world from the synthetic day.
+                try await cli.execute("""
+                    insert into mountain.resorts (id, name, lat_min, lon_min, lat_max, lon_max, center_lat, center_lon)
+                    values ('faraway', 'Far Away', -45.1, 168.5, -44.9, 168.7, -45, 168.6)
+                    """)
+                let refused = try await cli.run(["activity", "import", "--as", "ann", "--resort", "faraway", day, "--json"])
+                #expect(refused.status == 1)
+                #expect(refused.json[0]["status"].string == "refused" && refused.json[0]["error_code"].string == "outside_resort")
+                #expect(refused.json[0]["reason"].string?.contains("km from faraway's area") == true, "\(refused.stdout)")
+                #expect(refused.json[0]["reason"].string?.contains("--force") == true)
+                #expect(try await cli.scalar("select count(*) from activity.imported_runs", as: Int.self) == 0)
+
+                let forced = try await cli.ok("activity", "import", "--as", "ann", "--resort", "faraway", "--force", day, "--json")
+                #expect(forced.json[0]["status"].string == "imported" && forced.json[0]["inserted"].int == trueRuns)
+                #expect(try await cli.scalar("select count(*) from activity.imported_runs where resort_id = 'faraway'", as: Int.self) == trueRuns)
             }
         }
     }

@@ -42,8 +42,10 @@ enum ActivityCommand {
         name: "import",
         summary: "Import recordings as USER's ski days at resort R.",
         discussion: """
-            Every file is read and checked first; a file that is corrupt, truncated, untimed or not a ski \
-            day is reported and nothing of it is written. The others are segmented into runs and lift rides \
+            R must be in the catalog (summit resort list) or be the --synthetic-resort given. Every file \
+            is read and checked first; a file that is corrupt, truncated, untimed, not a ski day, or made \
+            more than 5 km outside the resort's area (unless --force) is reported and nothing of it is \
+            written. The others are segmented into runs and lift rides \
             (Slopes and Ski Tracks labels are used as given), matched onto the resort graph when --graph or \
             --synthetic-resort gives one, and stored through activity.save_imported_runs, which skips runs \
             already stored (the same file again, or the same descent from another app). Progress goes to \
@@ -55,7 +57,10 @@ enum ActivityCommand {
             AppCommand.asOption,
             .value("--resort", "R", "the resort id the runs belong to (required)"),
             .value("--equipment", "KEY", "equipment key at observation time: a ski id, or none (default none)"),
-        ] + graphOptions + [.flag("--json", "print one result per file as JSON")],
+        ] + graphOptions + [
+            .flag("--force", "import a recording even when it lies outside the resort's area"),
+            .flag("--json", "print one result per file as JSON"),
+        ],
         run: { invocation in
             let resort = try invocation.required("--resort").trimmingCharacters(in: .whitespaces)
             guard !resort.isEmpty, resort.count <= 100 else {
@@ -71,6 +76,8 @@ enum ActivityCommand {
             let loaded = try ActivityGraphSource.load(graphFile: invocation.value("--graph"),
                                                       syntheticSeed: invocation.value("--synthetic-resort"),
                                                       resortID: resort, commandPath: invocation.commandPath)
+            let area = try await importArea(invocation, resort: resort, graph: loaded?.graph)
+            let force = invocation.flag("--force")
             let matcher = loaded.map { TrailMatcher(graph: $0.graph) }
             if loaded == nil { console.note("no --graph given: runs are stored without trail matching") }
             let options = SkiDayImport.Options(resortID: resort, datasetVersion: loaded?.datasetVersion,
@@ -83,6 +90,16 @@ enum ActivityCommand {
                 console.note("[\(number + 1)/\(files.count)] reading \(file)")
                 do {
                     let parsed = try ActivityParser.parse(contentsOf: URL(fileURLWithPath: file))
+                    if let area, !force, let distance = area.distance(of: parsed), distance > ResortArea.margin {
+                        imports.append(nil)
+                        results.append(FileResult(file: file, status: "refused",
+                                                  reason: "its nearest fix is \(String(format: "%.1f", distance / 1000)) km from \(resort)'s area "
+                                                      + "(more than \(Int(ResortArea.margin / 1000)) km): check --resort, or give --force to import it anyway",
+                                                  error_code: "outside_resort", runs_found: 0, lift_rides: 0, lift_rides_matched: 0, lifts: [],
+                                                  matched_share: 0, unmatched_m: 0, inserted: 0, duplicates: 0,
+                                                  notes: ["\(Int(distance)) m away"]))
+                        continue
+                    }
                     let day = SkiDayImport(parsed, matcher: matcher, options: options)
                     imports.append(day)
                     let liftsMatched = day.liftMatches.filter { $0.method == .strict || $0.method == .relaxed }
@@ -276,4 +293,21 @@ enum ActivityCommand {
                                    + "\(truth.filter { $0.kind == "lift" }.count) lift rides")
             return 0
         })
+
+    /// Where `resort` lies: its catalog box, with the graph's extent when one is given. A
+    /// resort the catalog does not hold is refused, unless the synthetic resort given is it
+    /// (the project's own test resorts live in no catalog).
+    static func importArea(_ invocation: Invocation, resort: String, graph: MountainGraph?) async throws -> ResortArea? {
+        let rows = try await AppSession.with(try invocation.workspace()) { try await ResortCommand.catalog($0.connection, id: resort) }
+        let fromGraph = graph.flatMap(ResortArea.init(graph:))
+        guard let row = rows.first else {
+            guard invocation.value("--synthetic-resort") != nil else {
+                throw CLIError("there is no resort \(resort) in the catalog, so runs cannot be stored under it",
+                               fix: "`summit resort list` shows the resorts; `summit resort ingest \(resort) --osm FILE --snapshot-date YYYY-MM-DD` adds one")
+            }
+            return fromGraph
+        }
+        let box = ResortArea(latMin: row.lat_min, lonMin: row.lon_min, latMax: row.lat_max, lonMax: row.lon_max)
+        return fromGraph.map(box.union) ?? box
+    }
 }
