@@ -57,6 +57,9 @@ import Testing
             #expect(wrong.status == 400)
             #expect(unknown.status == 400)
             #expect(wrong.text == unknown.text)
+            // A phone number is unknown here too, and answered the same.
+            let phone = try await gateway.http("POST", "/auth/v1/token?grant_type=password", json: ["phone": "+15555550100", "password": "nope nope"])
+            #expect(phone.status == 400 && (phone.json as? [String: Any])?["error_code"] as? String == "invalid_credentials", "\(phone.text)")
             #expect((wrong.json as? [String: Any])?["error_code"] as? String == "invalid_credentials")
         }
     }

@@ -123,6 +123,11 @@ struct AuthService: Sendable {
         guard let body = Self.body(request) else { return Self.badJSON }
         switch grant {
         case "password":
+            // No account has a phone number here: a phone sign-in is wrong credentials, as the platform says of an unknown one.
+            if body["phone"] is String, body["email"] == nil, body["password"] is String {
+                if let limited = await limiter.admit(.signIn, request) { return limited }
+                return Self.error(400, "invalid_credentials", "Invalid login credentials")
+            }
             guard let email = body["email"] as? String, let password = body["password"] as? String else {
                 return Self.error(400, "validation_failed", "grant_type=password needs email and password")
             }
