@@ -66,6 +66,29 @@ struct ParserTests {
         </gpx>
         """
 
+    /// A GPX whose track name is "Vallée" in Latin-1 bytes (0xE9), declaring `declaration`.
+    static func latin1GPX(declaring declaration: String?) -> [UInt8] {
+        let head = declaration.map { "<?xml version=\"1.0\" encoding=\"\($0)\"?>" } ?? ""
+        return Array((head + "<gpx><trk><name>Vall").utf8) + [0xE9] + Array("""
+            e</name><trkseg><trkpt lat="45.9" lon="6.9"><ele>1000</ele><time>2024-01-25T16:14:00Z</time></trkpt>\
+            <trkpt lat="45.901" lon="6.9"><ele>990</ele><time>2024-01-25T16:14:10Z</time></trkpt></trkseg></trk></gpx>
+            """.utf8)
+    }
+
+    @Test("names keep their text: bytes that are not UTF-8 are refused where UTF-8 is declared, decoded where Latin-1 or windows-1252 is")
+    func namesInDeclaredEncodings() throws {
+        for declaration in [nil, "UTF-8"] as [String?] {
+            let error = try #require(refusal(Self.latin1GPX(declaring: declaration), "latin1.gpx"), "\(declaration ?? "no declaration")")
+            #expect(error.explanation.contains("not valid UTF-8 (byte 0xE9)"), "\(error.explanation)")
+            #expect(error.explanation.contains("save the file as UTF-8 or declare its real encoding"), "\(error.explanation)")
+            #expect(!error.explanation.contains("\u{FFFD}"))
+        }
+        for declaration in ["ISO-8859-1", "windows-1252"] {
+            let activity = try ActivityParser.parse(Self.latin1GPX(declaring: declaration), fileName: "latin1.gpx", now: Self.now)
+            #expect(activity.name == "Vallée", "\(declaration): \(activity.name ?? "no name")")
+        }
+    }
+
     @Test("GPX: segments, zone offsets, namespaced speed, the 0,0 sentinel dropped, name and sport")
     func gpxBasics() throws {
         let activity = try parse(Self.gpx)
