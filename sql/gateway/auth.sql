@@ -113,6 +113,33 @@ begin
 end
 $$;
 
+-- A password the platform takes: 6 characters at least, 72 bytes at most (bcrypt reads no further).
+create or replace function auth.gateway_check_password(p_password text) returns void
+  language plpgsql immutable
+  set search_path = ''
+  as $$
+begin
+  if p_password is null or char_length(p_password) < 6 then
+    perform auth.gateway_refuse('weak_password', 'Password should be at least 6 characters.');
+  end if;
+  if octet_length(p_password) > 72 then
+    perform auth.gateway_refuse('weak_password', 'Password cannot be longer than 72 bytes.');
+  end if;
+end
+$$;
+
+-- User metadata as the requests carry it: absent, or a JSON object.
+create or replace function auth.gateway_check_metadata(p_data jsonb) returns void
+  language plpgsql immutable
+  set search_path = ''
+  as $$
+begin
+  if p_data is not null and jsonb_typeof(p_data) <> 'object' then
+    perform auth.gateway_refuse('validation_failed', 'data must be a JSON object of user metadata.');
+  end if;
+end
+$$;
+
 -- The checks of an email + password sign-up, before anything is written: the address
 -- (lower-cased) when they pass.
 create or replace function auth.gateway_check_sign_up(p_email text, p_password text, p_data jsonb) returns text
@@ -120,20 +147,10 @@ create or replace function auth.gateway_check_sign_up(p_email text, p_password t
   set search_path = ''
   as $$
 declare
-  v_email text := lower(btrim(coalesce(p_email, '')));
+  v_email text := auth.gateway_check_email(p_email);
 begin
-  if v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' or length(v_email) > 255 then
-    perform auth.gateway_refuse('validation_failed', 'Unable to validate email address: invalid format');
-  end if;
-  if p_password is null or char_length(p_password) < 6 then
-    perform auth.gateway_refuse('weak_password', 'Password should be at least 6 characters.');
-  end if;
-  if octet_length(p_password) > 72 then
-    perform auth.gateway_refuse('weak_password', 'Password cannot be longer than 72 bytes.');
-  end if;
-  if p_data is not null and jsonb_typeof(p_data) <> 'object' then
-    perform auth.gateway_refuse('validation_failed', 'data must be a JSON object of user metadata.');
-  end if;
+  perform auth.gateway_check_password(p_password);
+  perform auth.gateway_check_metadata(p_data);
   return v_email;
 end
 $$;
@@ -284,6 +301,7 @@ revoke all on function auth.gateway_user_json(uuid), auth.gateway_token_hash(tex
   auth.gateway_refuse(text, text), auth.gateway_sign_up(text, text, jsonb), auth.gateway_password_grant(text, text),
   auth.gateway_refresh_grant(text), auth.gateway_sign_out(uuid, uuid, text), auth.gateway_session_active(uuid),
   auth.gateway_check_may_sign_in(uuid), auth.gateway_check_sign_up(text, text, jsonb),
+  auth.gateway_check_password(text), auth.gateway_check_metadata(jsonb),
   auth.gateway_issue_refresh_token(uuid, text),
   auth.gateway_sign_up_unconfirmed(text, text, jsonb, text, text, integer, integer)
   from public, anon, authenticated;

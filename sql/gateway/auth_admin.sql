@@ -18,9 +18,11 @@ begin
       perform auth.gateway_refuse('email_exists', 'A user with this email address has already been registered');
     end if;
   end if;
-  if p_attrs ? 'password' and (jsonb_typeof(p_attrs -> 'password') <> 'string'
-      or char_length(p_attrs ->> 'password') < 6 or octet_length(p_attrs ->> 'password') > 72) then
-    perform auth.gateway_refuse('weak_password', 'Password should be at least 6 characters and at most 72 bytes.');
+  if p_attrs ? 'password' then
+    if jsonb_typeof(p_attrs -> 'password') <> 'string' then
+      perform auth.gateway_refuse('weak_password', 'password must be a string of 6 characters to 72 bytes.');
+    end if;
+    perform auth.gateway_check_password(p_attrs ->> 'password');
   end if;
   if (p_attrs ? 'user_metadata' and jsonb_typeof(p_attrs -> 'user_metadata') not in ('object', 'null'))
       or (p_attrs ? 'app_metadata' and jsonb_typeof(p_attrs -> 'app_metadata') not in ('object', 'null')) then
@@ -176,9 +178,7 @@ begin
     perform auth.gateway_refuse('validation_failed',
       'type must be one of signup, invite, magiclink, recovery, email_change_current, email_change_new');
   end if;
-  if p_data is not null and jsonb_typeof(p_data) <> 'object' then
-    perform auth.gateway_refuse('validation_failed', 'data must be a JSON object of user metadata.');
-  end if;
+  perform auth.gateway_check_metadata(p_data);
   if p_type = 'signup' then
     if u.id is not null then
       perform auth.gateway_refuse('email_exists', 'A user with this email address has already been registered');
@@ -226,9 +226,7 @@ begin
   if u.id is not null and u.email_confirmed_at is not null then
     perform auth.gateway_refuse('email_exists', 'A user with this email address has already been registered');
   end if;
-  if p_data is not null and jsonb_typeof(p_data) <> 'object' then
-    perform auth.gateway_refuse('validation_failed', 'data must be a JSON object of user metadata.');
-  end if;
+  perform auth.gateway_check_metadata(p_data);
   if u.id is null then
     insert into auth.users (email, raw_user_meta_data) values (v_email, coalesce(p_data, '{}')) returning * into u;
     perform auth.gateway_sync_email_identity(u.id);

@@ -111,9 +111,7 @@ create or replace function auth.gateway_sign_up_anonymous(p_data jsonb) returns 
 declare
   v_user uuid;
 begin
-  if p_data is not null and jsonb_typeof(p_data) <> 'object' then
-    perform auth.gateway_refuse('validation_failed', 'data must be a JSON object of user metadata.');
-  end if;
+  perform auth.gateway_check_metadata(p_data);
   insert into auth.users (raw_user_meta_data, is_anonymous) values (coalesce(p_data, '{}'::jsonb), true)
   returning id into v_user;
   return auth.gateway_start_session(v_user) || jsonb_build_object('method', 'anonymous');
@@ -150,9 +148,7 @@ declare
   u auth.users := auth.gateway_user_by_email(v_email);
 begin
   perform auth.gateway_check_challenge(p_challenge, p_method);
-  if p_data is not null and jsonb_typeof(p_data) <> 'object' then
-    perform auth.gateway_refuse('validation_failed', 'data must be a JSON object of user metadata.');
-  end if;
+  perform auth.gateway_check_metadata(p_data);
   if u.id is null then
     if not coalesce(p_create_user, true) then
       perform auth.gateway_refuse('otp_disabled', 'Signups not allowed for otp');
@@ -304,16 +300,9 @@ declare
 begin
   perform auth.gateway_current_user(p_user, p_session);
   select * into u from auth.users where id = p_user for update;
-  if p_data is not null and jsonb_typeof(p_data) <> 'object' then
-    perform auth.gateway_refuse('validation_failed', 'data must be a JSON object of user metadata.');
-  end if;
+  perform auth.gateway_check_metadata(p_data);
   if p_password is not null then
-    if char_length(p_password) < 6 then
-      perform auth.gateway_refuse('weak_password', 'Password should be at least 6 characters.');
-    end if;
-    if octet_length(p_password) > 72 then
-      perform auth.gateway_refuse('weak_password', 'Password cannot be longer than 72 bytes.');
-    end if;
+    perform auth.gateway_check_password(p_password);
     select hash into v_hash from auth.password_hashes where user_id = p_user;
     if v_hash is not null and public.crypt(p_password, v_hash) = v_hash then
       perform auth.gateway_refuse('same_password', 'New password should be different from the old password.');
