@@ -4,7 +4,6 @@
 public final class ES256Signer: Sendable {
     /// Why a key cannot be used or a signature made.
     public enum Failure: Error, Sendable, Equatable {
-        case unreadable
         case notAPrivateKey
         case notP256
         case signing(String)

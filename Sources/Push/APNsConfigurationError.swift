@@ -17,8 +17,6 @@ extension APNsConfigurationError {
     /// An auth key or signature failure in the words of APNs token authentication.
     init(_ failure: ES256Signer.Failure) {
         switch failure {
-        case .unreadable:
-            self.init("cannot read the APNs key")
         case .notAPrivateKey:
             self.init("the APNs key is not a PEM private key",
                       fix: "use the AuthKey_KEYID.p8 file from App Store Connect as downloaded (it starts with -----BEGIN PRIVATE KEY-----)")

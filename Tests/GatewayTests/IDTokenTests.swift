@@ -40,11 +40,10 @@ import Testing
         }
     }
 
-    static func grant(_ gateway: GatewayHarness, _ provider: String, _ token: String, nonce: String? = "n-0S6_WzA2Mj",
-                      extra: [String: Any] = [:]) async throws -> (status: Int, body: [String: Any]) {
+    static func grant(_ gateway: GatewayHarness, _ provider: String, _ token: String,
+                      nonce: String? = "n-0S6_WzA2Mj") async throws -> (status: Int, body: [String: Any]) {
         var body: [String: Any] = ["provider": provider, "id_token": token]
         if let nonce { body["nonce"] = nonce }
-        body.merge(extra) { $1 }
         let response = try await gateway.http("POST", "/auth/v1/token?grant_type=id_token", json: body)
         return (response.status, response.json as? [String: Any] ?? [:])
     }
@@ -89,13 +88,15 @@ import Testing
             $0.auth.identityProviders = ["apple": apple.configuration, "google": google.configuration]
         }) { gateway in
             // A new Apple user, whose address Apple vouches for (as the string "true").
-            let first = try await Self.grant(gateway, "apple", try apple.token("001234.apple", email: "Fay@privaterelay.example", verified: "true"),
-                                             extra: ["user_metadata": ["full_name": "Fay Doe"]])
+            let first = try await Self.grant(gateway, "apple", try apple.token("001234.apple", email: "Fay@privaterelay.example", verified: "true",
+                                                                             extra: ["name": "Fay Doe"]))
             #expect(first.status == 200, "\(first.body)")
             let fay = try #require(first.body["user"] as? [String: Any])
             #expect(fay["email"] as? String == "fay@privaterelay.example" && fay["email_confirmed_at"] is String)
             #expect((fay["app_metadata"] as? [String: Any])?["provider"] as? String == "apple")
+            // The token's name is the user's metadata, as full_name too.
             #expect((fay["user_metadata"] as? [String: Any])?["full_name"] as? String == "Fay Doe")
+            #expect((fay["user_metadata"] as? [String: Any])?["iss"] as? String == "https://appleid.apple.com")
             let identities = try #require(fay["identities"] as? [[String: Any]])
             #expect(Set(identities.compactMap { $0["provider"] as? String }) == ["apple", "email"])
             #expect(identities.first { $0["provider"] as? String == "apple" }?["id"] as? String == "001234.apple")

@@ -31,11 +31,6 @@ extension AuthService {
                            ("given_name", "given_name"), ("family_name", "family_name"), ("is_private_email", "is_private_email")] {
             if let value = claims[from] { data[to] = value }
         }
-        // The name Apple gives the app only the first time, sent beside the token by the app.
-        if let name = (body["user_metadata"] as? [String: Any])?["full_name"] as? String, data["full_name"] == nil {
-            data["full_name"] = name
-            data["name"] = name
-        }
         let subject = claims["sub"] as? String ?? ""
         return await session(from: """
             select auth.gateway_id_token_grant(\(name), \(subject), \(email), \(verified), \(JSONText.serialize(data))::jsonb,
