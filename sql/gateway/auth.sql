@@ -235,9 +235,11 @@ begin
 end
 $$;
 
--- grant_type=refresh_token: rotates. A used token presented again revokes its whole
--- session (it leaked), as does any token of a revoked session.
-create or replace function auth.gateway_refresh_grant(p_token text) returns jsonb
+-- Rotates a refresh token. A used token presented again revokes its whole session
+-- (it leaked), as does any token of a revoked session. A session an OAuth client
+-- got (`p_client`) is refreshed by that client only, at /oauth/token; the app's own
+-- sessions only at /token (`p_client` null).
+create or replace function auth.gateway_rotate_refresh_token(p_token text, p_client uuid) returns jsonb
   language plpgsql volatile security definer
   set search_path = ''
   as $$
@@ -252,6 +254,11 @@ begin
     perform auth.gateway_refuse('refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
   end if;
   select * into s from auth.refresh_sessions where id = t.session_id for update;
+  if s.oauth_client_id is distinct from p_client then
+    perform auth.gateway_refuse(case when p_client is null then 'refresh_token_not_found' else 'invalid_grant' end,
+      case when p_client is null then 'Invalid Refresh Token: an OAuth client''s token is refreshed at /oauth/token'
+           else 'The refresh token is not one this client was given' end);
+  end if;
   if s.revoked_at is not null then
     perform auth.gateway_refuse('session_not_found', 'Invalid Refresh Token: the session was signed out or revoked');
   end if;
@@ -266,9 +273,15 @@ begin
   v_token := auth.gateway_issue_refresh_token(s.id, v_hash);
   update auth.refresh_sessions set refreshed_at = now() where id = s.id;
   return jsonb_build_object('user', auth.gateway_user_json(s.user_id), 'session_id', s.id, 'refresh_token', v_token,
-                            'aal', s.aal, 'amr', s.amr);
+                            'aal', s.aal, 'amr', s.amr, 'client_id', s.oauth_client_id, 'scope', s.oauth_scope);
 end
 $$;
+
+-- grant_type=refresh_token at /token.
+create or replace function auth.gateway_refresh_grant(p_token text) returns jsonb
+  language sql volatile security definer
+  set search_path = ''
+  as $$ select auth.gateway_rotate_refresh_token(p_token, null) $$;
 
 -- Sign-out: this session (local), every session of the user (global), or all but this one (others).
 create or replace function auth.gateway_sign_out(p_user uuid, p_session uuid, p_scope text) returns integer
@@ -299,8 +312,8 @@ create or replace function auth.gateway_session_active(p_session uuid) returns b
 
 revoke all on function auth.gateway_user_json(uuid), auth.gateway_token_hash(text), auth.gateway_start_session(uuid),
   auth.gateway_refuse(text, text), auth.gateway_sign_up(text, text, jsonb), auth.gateway_password_grant(text, text),
-  auth.gateway_refresh_grant(text), auth.gateway_sign_out(uuid, uuid, text), auth.gateway_session_active(uuid),
-  auth.gateway_check_may_sign_in(uuid), auth.gateway_check_sign_up(text, text, jsonb),
+  auth.gateway_refresh_grant(text), auth.gateway_rotate_refresh_token(text, uuid), auth.gateway_sign_out(uuid, uuid, text),
+  auth.gateway_session_active(uuid), auth.gateway_check_may_sign_in(uuid), auth.gateway_check_sign_up(text, text, jsonb),
   auth.gateway_check_password(text), auth.gateway_check_metadata(jsonb),
   auth.gateway_issue_refresh_token(uuid, text),
   auth.gateway_sign_up_unconfirmed(text, text, jsonb, text, text, integer, integer)
