@@ -5,7 +5,7 @@
 -- within ten minutes, a second use ending the session; a client's refresh tokens
 -- refreshed by that client only; consent remembered; deletion ending sessions.
 begin;
-select plan(63);
+select plan(64);
 
 \set verifier 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk-the-verifier'
 select rtrim(translate(encode(digest(:'verifier', 'sha256'), 'base64'), '+/', '-_'), '=') as challenge \gset
@@ -74,15 +74,18 @@ select throws_ok(format('select auth.gateway_oauth_authorize(%L, %L, %L, null, n
   'https://traillog.example/cb', 'code', :'challenge', 'S256'), 'P0001', 'oauth_client_not_found', 'an unknown client is told first');
 select throws_ok(format('select auth.gateway_oauth_authorize(%L, %L, %L, null, null, %L, %L, 600)', :'app',
   'https://evil.example/cb', 'code', :'challenge', 'S256'), 'P0001', 'invalid_redirect_uri', 'then a redirect URI it did not register');
-select throws_ok(format('select auth.gateway_oauth_authorize(%L, %L, %L, null, null, %L, %L, 600)', :'app',
-  'https://traillog.example/cb', 'token', :'challenge', 'S256'), 'P0001', 'unsupported_response_type', 'response_type must be code');
-select throws_ok(format('select auth.gateway_oauth_authorize(%L, %L, %L, null, null, null, null, 600)', :'app',
-  'https://traillog.example/cb', 'code'), 'P0001', 'invalid_request', 'PKCE is required');
-select throws_ok(format('select auth.gateway_oauth_authorize(%L, %L, %L, null, null, %L, %L, 600)', :'app',
-  'https://traillog.example/cb', 'code', :'verifier', 'plain'), 'P0001', 'invalid_request', 'and only S256');
-select throws_ok(format('select auth.gateway_oauth_authorize(%L, %L, %L, %L, null, %L, %L, 600)', :'cli',
-  'powdermeet://oauth', 'code', 'openid phone', :'challenge', 'S256'), 'P0001', 'invalid_scope',
-  'a scope beyond the client''s own is refused');
+select is(auth.gateway_oauth_authorize(:'app', 'https://traillog.example/cb', 'token', null, 'st', :'challenge', 'S256', 600),
+  '{"error": "unsupported_response_type", "error_description": "response_type must be code", "redirect_uri": "https://traillog.example/cb", "state": "st"}',
+  'after the redirect URI, a refusal is answered for the client to hear there, with its state');
+select is(auth.gateway_oauth_authorize(:'app', 'https://traillog.example/cb', 'code', null, null, null, null, 600) ->> 'error',
+  'invalid_request', 'PKCE is required');
+select is(auth.gateway_oauth_authorize(:'app', 'https://traillog.example/cb', 'code', null, null, :'verifier', 'plain', 600) ->> 'error',
+  'invalid_request', 'and only S256');
+select is(auth.gateway_oauth_authorize(:'cli', 'powdermeet://oauth', 'code', 'openid phone', null, :'challenge', 'S256', 600) ->> 'error',
+  'invalid_scope', 'a scope beyond the client''s own is refused');
+select tests.clear_authentication();
+select is((select count(*)::int from auth.oauth_authorizations), 0, 'and no refused request is kept');
+select tests.act_as_service();
 select ok(auth.gateway_oauth_authorize(:'cli', 'http://127.0.0.1:53121/callback', 'code', null, null, :'challenge', 'S256', 600)
   ? 'authorization_id', 'the loopback redirect matches at any port');
 

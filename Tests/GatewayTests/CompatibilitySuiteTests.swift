@@ -38,6 +38,7 @@ import Testing
                     "SUMMIT_SMTP_URL": "smtp://127.0.0.1:\(smtpPort)", "SUMMIT_SMTP_SENDER": "auth@summit.test",
                     "SUMMIT_SITE_URL": "https://app.summit.test", "SUMMIT_AUTH_REDIRECT_URLS": "powdermeet://",
                     "SUMMIT_AUTH_ANONYMOUS_SIGN_INS": "on", "SUMMIT_AUTH_MAIL_INTERVAL": "1",
+                    AuthSettings.Key.oauthServer: "on", AuthSettings.Key.oauthDynamicRegistration: "on",
                     // Every suite signs in from this machine's one address; the account limit is the one under test,
                     // with a short window so the suite can wait it out.
                     "SUMMIT_AUTH_RATE_LIMITS": "sign_in=100000/300,refresh=100000/300,verify=100000/300,mail=100000/3600,account_failures=20/12",
@@ -51,11 +52,11 @@ import Testing
                 let summit = productsDirectory.appendingPathComponent("summit").path
                 let first = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
                 let second = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
-                // The same database with addresses confirmed by mail, and with sign-ups closed.
+                // The same database with addresses confirmed by mail, and with sign-ups closed (and no OAuth server).
                 let confirming = try ChildProcess(summit, ["serve", "--port", "0"],
                                                   environment: environment.merging([AuthSettings.Key.autoconfirm: "off"]) { $1 }, in: folder)
                 let closed = try ChildProcess(summit, ["serve", "--port", "0"],
-                                              environment: environment.merging([AuthSettings.Key.signUps: "off"]) { $1 }, in: folder)
+                                              environment: environment.merging([AuthSettings.Key.signUps: "off", AuthSettings.Key.oauthServer: "off"]) { $1 }, in: folder)
                 var nginx: ChildProcess?
                 do {
                     let a = try await first.line(startingWith: "listening on ")

@@ -287,9 +287,9 @@ end
 $$;
 
 -- GET /oauth/authorize: checks the request in the order RFC 6749 §4.1.2.1 needs (a
--- bad client or redirect URI is answered to the browser, never redirected to;
--- everything after is the application's to hear, at its redirect URI), then keeps
--- it for the consent page, for `p_lifetime` seconds.
+-- bad client or redirect URI is refused to the browser, never redirected to; what
+-- is wrong after that is answered as `error` for the application to hear at its
+-- redirect URI), then keeps it for the consent page, for `p_lifetime` seconds.
 create or replace function auth.gateway_oauth_authorize(p_client text, p_redirect_uri text, p_response_type text,
                                                         p_scope text, p_state text, p_challenge text, p_method text,
                                                         p_lifetime integer) returns jsonb
@@ -301,6 +301,8 @@ declare
   v_redirect text := p_redirect_uri;
   v_scopes text[];
   v_id uuid;
+  v_error text;
+  v_description text;
 begin
   if coalesce(p_client, '') !~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' then
     perform auth.gateway_refuse('oauth_client_not_found', 'client_id is missing or is not a registered client''s id');
@@ -316,27 +318,34 @@ begin
     perform auth.gateway_refuse('invalid_redirect_uri',
       'redirect_uri must be one of the client''s registered redirect URIs; register it with the client first');
   end if;
-  -- From here on the redirect URI is the client's own: refusals go back to it.
-  if p_response_type is distinct from 'code' then
-    perform auth.gateway_refuse('unsupported_response_type', 'response_type must be code');
-  end if;
-  if p_challenge is null or p_method is distinct from 'S256' then
-    perform auth.gateway_refuse('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');
-  end if;
-  if p_challenge !~ '^[A-Za-z0-9._~-]{43,128}$' then
-    perform auth.gateway_refuse('invalid_request', 'code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636)');
-  end if;
-  if length(p_state) > 2048 then
-    perform auth.gateway_refuse('invalid_request', 'state must be at most 2048 characters');
-  end if;
-  v_scopes := auth.gateway_oauth_scopes(coalesce(nullif(btrim(p_scope), ''), c.scope, 'email'), 'invalid_scope');
-  if c.scope is not null and not v_scopes <@ auth.gateway_oauth_scopes(c.scope, 'invalid_scope') then
-    perform auth.gateway_refuse('invalid_scope', format('This client may ask for %s only', c.scope));
-  end if;
-  insert into auth.oauth_authorizations (client_id, redirect_uri, scope, state, code_challenge, expires_at)
-  values (c.id, v_redirect, array_to_string(v_scopes, ' '), p_state, p_challenge,
-          now() + make_interval(secs => p_lifetime))
-  returning id into v_id;
+  -- From here on the redirect URI is the client's own: refusals are answered for the
+  -- gateway to send back to it, with the request's state.
+  begin
+    if p_response_type is distinct from 'code' then
+      perform auth.gateway_refuse('unsupported_response_type', 'response_type must be code');
+    end if;
+    if p_challenge is null or p_method is distinct from 'S256' then
+      perform auth.gateway_refuse('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');
+    end if;
+    if p_challenge !~ '^[A-Za-z0-9._~-]{43,128}$' then
+      perform auth.gateway_refuse('invalid_request', 'code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636)');
+    end if;
+    if length(p_state) > 2048 then
+      perform auth.gateway_refuse('invalid_request', 'state must be at most 2048 characters');
+    end if;
+    v_scopes := auth.gateway_oauth_scopes(coalesce(nullif(btrim(p_scope), ''), c.scope, 'email'), 'invalid_scope');
+    if c.scope is not null and not v_scopes <@ auth.gateway_oauth_scopes(c.scope, 'invalid_scope') then
+      perform auth.gateway_refuse('invalid_scope', format('This client may ask for %s only', c.scope));
+    end if;
+    insert into auth.oauth_authorizations (client_id, redirect_uri, scope, state, code_challenge, expires_at)
+    values (c.id, v_redirect, array_to_string(v_scopes, ' '), p_state, p_challenge,
+            now() + make_interval(secs => p_lifetime))
+    returning id into v_id;
+  exception when sqlstate 'P0001' then
+    get stacked diagnostics v_error = message_text, v_description = pg_exception_hint;
+    return jsonb_strip_nulls(jsonb_build_object('redirect_uri', v_redirect, 'error', v_error,
+                                                'error_description', v_description, 'state', left(p_state, 2048)));
+  end;
   return jsonb_build_object('authorization_id', v_id, 'redirect_uri', v_redirect);
 end
 $$;

@@ -10,7 +10,9 @@ extension AuthService {
         let parts = path.map(String.init)
         switch (request.method, parts.first ?? "", parts.count) {
         case (.get, "users", 1):
-            return await listUsers(request)
+            return await listPage(request, path: "/admin/users", key: "users") { page, perPage in
+                "select auth.gateway_admin_list_users(\(page), \(perPage))::text"
+            }
         case (.post, "users", 1):
             guard let body = Self.body(request) else { return Self.badJSON }
             return await adminUser("select auth.gateway_admin_create_user(\(JSONText.serialize(body))::jsonb)::text")
@@ -42,9 +44,12 @@ extension AuthService {
             }
         case (.post, "generate_link", 1):
             return await generateLink(request)
+        case (_, "oauth", 2...) where parts[1] == "clients":
+            return await oauthClients(request, parts: Array(parts.dropFirst()))
         default:
             return Self.error(404, "not_found",
-                              "Summit serves /auth/v1/admin/users, /admin/users/{id}, /admin/users/{id}/factors and /admin/generate_link")
+                              "Summit serves /auth/v1/admin/users, /admin/users/{id}, /admin/users/{id}/factors, /admin/generate_link "
+                              + "and /admin/oauth/clients")
         }
     }
 
@@ -56,15 +61,19 @@ extension AuthService {
         }
     }
 
-    private func adminUser(_ query: PostgresQuery) async -> HTTPResponse {
+    /// Runs an admin function and answers what it returns.
+    func adminUser(_ query: PostgresQuery, status: Int = 200) async -> HTTPResponse {
         do {
-            return .json(200, try await context.queryAsService(query).scalar(String.self))
+            return .json(status, try await context.queryAsService(query).scalar(String.self))
         } catch {
             return Self.failure(error)
         }
     }
 
-    private func listUsers(_ request: HTTPRequest) async -> HTTPResponse {
+    /// A page of a list (`{total, <key>: […]}` from `query(page, perPage)`), with the
+    /// platform's `X-Total-Count` and `Link` headers.
+    func listPage(_ request: HTTPRequest, path: String, key: String,
+                  query listQuery: (Int, Int) -> PostgresQuery) async -> HTTPResponse {
         let query = Dictionary((request.queryItems ?? []).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         // Empty values (the clients send `page=&per_page=`) are the defaults.
         func value(_ name: String, _ fallback: String) -> String { query[name].flatMap { $0.isEmpty ? nil : $0 } ?? fallback }
@@ -73,17 +82,16 @@ extension AuthService {
             return Self.error(400, "validation_failed", "page must be 1 or more and per_page from 1 to 1000")
         }
         do {
-            let text = try await context.queryAsService("select auth.gateway_admin_list_users(\(page), \(perPage))::text")
-                .scalar(String.self)
+            let text = try await context.queryAsService(listQuery(page, perPage)).scalar(String.self)
             let list = JSONText.parse(text) as? [String: Any] ?? [:]
             let total = list["total"] as? Int ?? 0
             var headers = HTTPHeaders()
             headers.set("x-total-count", String(total))
             let last = max(1, (total + perPage - 1) / perPage)
-            var links = ["</admin/users?page=\(last)&per_page=\(perPage)>; rel=\"last\""]
-            if page < last { links.insert("</admin/users?page=\(page + 1)&per_page=\(perPage)>; rel=\"next\"", at: 0) }
+            var links = ["<\(path)?page=\(last)&per_page=\(perPage)>; rel=\"last\""]
+            if page < last { links.insert("<\(path)?page=\(page + 1)&per_page=\(perPage)>; rel=\"next\"", at: 0) }
             headers.set("link", links.joined(separator: ", "))
-            return .json(200, object: ["users": list["users"] ?? [], "aud": "authenticated"], headers: headers)
+            return .json(200, object: [key: list[key] ?? [], "aud": "authenticated"], headers: headers)
         } catch {
             return Self.failure(error)
         }

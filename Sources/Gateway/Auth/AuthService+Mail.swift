@@ -178,11 +178,15 @@ extension AuthService {
     }
 
     static func redirect(to target: String, query: [(String, String)] = [], fragment: [(String, String)] = []) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("location", location(target, query: query, fragment: fragment))
+        return HTTPResponse(status: 303, headers: headers)
+    }
+
+    static func location(_ target: String, query: [(String, String)], fragment: [(String, String)] = []) -> String {
         var location = target
         if !query.isEmpty { location += (location.contains("?") ? "&" : "?") + AuthMailer.encoded(query) }
         if !fragment.isEmpty { location += "#" + AuthMailer.encoded(fragment) }
-        var headers = HTTPHeaders()
-        headers.set("location", location)
-        return HTTPResponse(status: 303, headers: headers)
+        return location
     }
 }

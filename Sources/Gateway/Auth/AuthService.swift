@@ -29,6 +29,9 @@ struct AuthService: Sendable {
             // Public, as the platform's: verifiers fetch it with no key and may keep it ten minutes.
             return .json(200, object: context.credentials.keys.keySet, headers: ["Cache-Control": "public, max-age=600"])
         }
+        if Self.isOAuthServerPublic(request, path) {
+            return await oauthServer(request, path: path)
+        }
         if !(request.method == .get && path.first == "verify") {
             do {
                 _ = try context.credentials.key(request.headers["apikey"])
@@ -65,6 +68,8 @@ struct AuthService: Sendable {
             return await admin(request, path: path.dropFirst())
         case (_, "factors"):
             return await factors(request, path: path)
+        case (_, "oauth"):
+            return await oauthServer(request, path: path)
         case (.get, "settings"):
             return .json(200, object: [
                 "external": ["email": true, "phone": false, "anonymous_users": settings.anonymousSignIns,
@@ -83,7 +88,8 @@ struct AuthService: Sendable {
         default:
             return Self.error(404, "not_found",
                               "Summit serves /auth/v1/signup, /token, /user, /logout, /recover, /otp, /resend, /verify, "
-                              + "/reauthenticate, /factors, /invite, /admin/users and /.well-known/jwks.json")
+                              + "/reauthenticate, /factors, /invite, /admin/users, /admin/oauth/clients, /oauth/authorize, /oauth/token "
+                              + "and /.well-known/jwks.json")
         }
     }
 
@@ -214,7 +220,7 @@ struct AuthService: Sendable {
         let now = Int(context.clock().timeIntervalSince1970)
         let lifetime = context.configuration.accessTokenLifetime
         let anonymous = user["is_anonymous"] as? Bool ?? false
-        let claims: [String: Any] = [
+        var claims: [String: Any] = [
             "aud": "authenticated", "exp": now + lifetime, "iat": now, "iss": context.configuration.issuer,
             "sub": userID, "email": user["email"] ?? "", "phone": user["phone"] ?? "", "role": "authenticated",
             // A session's second factors (SQL's amr), before how it began.
@@ -223,16 +229,21 @@ struct AuthService: Sendable {
             "app_metadata": user["app_metadata"] ?? [:], "user_metadata": user["user_metadata"] ?? [:],
             "is_anonymous": anonymous,
         ]
+        // A session an OAuth client got names it, and what it may see of the user.
+        if let client = grant["client_id"] as? String { claims["client_id"] = client }
+        if let scope = grant["scope"] as? String { claims["scope"] = scope }
         let accessToken: String
         do {
             accessToken = try JWT.sign(claims: claims, keys: context.credentials.keys)
         } catch {
             return .refused(Self.error(500, "unexpected_failure", "the access token could not be signed: \(error)"))
         }
-        return .session([
+        var session: [String: Any] = [
             "access_token": accessToken, "token_type": "bearer", "expires_in": lifetime,
             "expires_at": now + lifetime, "refresh_token": refresh, "user": user,
-        ])
+        ]
+        if let scope = claims["scope"] { session["scope"] = scope }
+        return .session(session)
     }
 
     /// The `amr` method the platform names for how a session began.
@@ -307,7 +318,7 @@ struct AuthService: Sendable {
             status = 403
         case "session_not_found":
             status = signedIn ? 403 : 400
-        case "flow_state_not_found", "user_not_found":
+        case "flow_state_not_found", "user_not_found", "oauth_client_not_found", "oauth_authorization_not_found":
             status = 404
         case "over_email_send_rate_limit":
             status = 429

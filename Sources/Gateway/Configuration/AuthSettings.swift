@@ -29,10 +29,22 @@ public struct AuthSettings: Sendable {
     /// Whether a password change needs a code from `/reauthenticate` once the session is a day old.
     public var passwordReauthentication = false
     public var rateLimits = AuthRateLimits()
+    /// Whether `/auth/v1` is an OAuth 2.1 authorization server for other applications
+    /// (`/oauth/authorize`, `/oauth/token`, `/admin/oauth/clients`).
+    public var oauthServer = false
+    /// The site's consent page, which `/oauth/authorize` sends the user to with `authorization_id`.
+    public var oauthConsentURL: String?
+    /// Whether applications may register themselves at `/oauth/clients/register` (RFC 7591).
+    public var oauthDynamicRegistration = false
     /// Sign in with Apple and Google (`grant_type=id_token`), by name; each is on when its client ids are set.
     public var identityProviders: [String: IdentityProvider] = [:]
 
     public init() {}
+
+    /// Where the user consents: the configured page, else the site's `/oauth/consent`.
+    var consentPage: String {
+        oauthConsentURL ?? (siteURL.hasSuffix("/") ? String(siteURL.dropLast()) : siteURL) + "/oauth/consent"
+    }
 
     public enum Key {
         public static let siteURL = "SUMMIT_SITE_URL"
@@ -50,6 +62,9 @@ public struct AuthSettings: Sendable {
         public static let mailInterval = "SUMMIT_AUTH_MAIL_INTERVAL"
         public static let passwordReauthentication = "SUMMIT_AUTH_PASSWORD_REAUTHENTICATION"
         public static let rateLimits = "SUMMIT_AUTH_RATE_LIMITS"
+        public static let oauthServer = "SUMMIT_AUTH_OAUTH_SERVER"
+        public static let oauthConsentURL = "SUMMIT_AUTH_OAUTH_CONSENT_URL"
+        public static let oauthDynamicRegistration = "SUMMIT_AUTH_OAUTH_DYNAMIC_REGISTRATION"
     }
 
     static func from(_ values: [String: String]) throws(GatewayConfiguration.Problem) -> AuthSettings {
@@ -90,6 +105,14 @@ public struct AuthSettings: Sendable {
         if let seconds = try GatewayConfiguration.seconds(values, Key.mailInterval, 0...3600) { settings.mailInterval = seconds }
         if let text = values[Key.rateLimits] { settings.rateLimits = try AuthRateLimits.parse(text, key: Key.rateLimits) }
         settings.identityProviders = try IdentityProvider.from(values)
+        settings.oauthServer = try GatewayConfiguration.flag(values, Key.oauthServer) ?? false
+        settings.oauthDynamicRegistration = try GatewayConfiguration.flag(values, Key.oauthDynamicRegistration) ?? false
+        if let text = values[Key.oauthConsentURL], !text.isEmpty {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw .init(description: "\(Key.oauthConsentURL) must be the consent page's URL such as https://app.example.com/oauth/consent, not \"\(text)\"")
+            }
+            settings.oauthConsentURL = text
+        }
         return settings
     }
 }
