@@ -14,6 +14,7 @@ import urllib.parse
 import uuid
 
 import httpx
+import jwt
 from supabase import AsyncClientOptions, acreate_client
 from supabase_auth.errors import AuthApiError
 
@@ -197,6 +198,14 @@ async def main():
             denied = await http.get(f"{a}/auth/v1/admin/users", headers={"apikey": CONFIG["anon"], "authorization": f"Bearer {key}"})
             check(denied.status_code == 403 and denied.json().get("error_code") == "not_admin",
                   f"{who} may not use the admin API", f"{denied.status_code} {denied.text}")
+        # GoTrue's admin roles are service_role and supabase_admin: the operator's own tokens, signed with the secret.
+        operator = jwt.encode({"role": "supabase_admin", "sub": "operator"}, CONFIG["secret"], algorithm="HS256")
+        listed = await http.get(f"{a}/auth/v1/admin/users", headers={"apikey": CONFIG["anon"], "authorization": f"Bearer {operator}"})
+        check(listed.status_code == 200 and "users" in listed.json(), "a supabase_admin token signed with the secret is an admin",
+              f"{listed.status_code} {listed.text[:300]}")
+        forged = jwt.encode({"role": "supabase_admin", "sub": "operator"}, "not-the-secret-but-32-bytes-long!!", algorithm="HS256")
+        denied = await http.get(f"{a}/auth/v1/admin/users", headers={"apikey": CONFIG["anon"], "authorization": f"Bearer {forged}"})
+        check(denied.status_code == 403, "one signed with anything else is not", f"{denied.status_code} {denied.text}")
     finish()
 
 

@@ -2,7 +2,7 @@
 
 Each `compat*.py` beside this file is run as `python FILE CONFIG.json` by
 GatewayTests' CompatibilitySuiteTests. CONFIG.json names the servers and keys:
-{"a": URL, "b": URL, "anon": KEY, "service": KEY, "tls": URL or null,
+{"a": URL, "b": URL, "anon": KEY, "service": KEY, "secret": the JWT secret, "tls": URL or null,
 "confirming": URL (addresses confirmed by mail), "closed": URL (no sign-ups),
 "mailbox": the SMTP stand-in's JSON lines, "previous_key": the PEM of the key
 the signing key replaced, "apple_key" and "google_key": PEMs to sign ID tokens}.

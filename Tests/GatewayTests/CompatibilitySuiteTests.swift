@@ -67,7 +67,8 @@ import Testing
                     nginx = proxy.process
                     let config: [String: Any] = [
                         "a": a, "b": b, "confirming": c, "closed": d, "anon": values[GatewayConfiguration.Key.anonKey]!,
-                        "service": values[GatewayConfiguration.Key.serviceRoleKey]!, "tls": proxy.url,
+                        "service": values[GatewayConfiguration.Key.serviceRoleKey]!, "secret": values[GatewayConfiguration.Key.jwtSecret]!,
+                        "tls": proxy.url,
                         "mailbox": mailbox.path, "previous_key": keyFiles.previous.path,
                         "apple_key": keyFiles.apple.path, "google_key": keyFiles.google.path,
                     ]

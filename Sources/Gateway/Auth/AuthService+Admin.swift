@@ -53,10 +53,11 @@ extension AuthService {
         }
     }
 
-    /// The refusal unless the bearer is the service role key.
+    /// The refusal unless the bearer is the service role key, or a token signed with the
+    /// project's keys in an admin role (GoTrue's `JWT_ADMIN_ROLES`: service_role and supabase_admin).
     func serviceCaller(_ request: HTTPRequest) throws(Refusal) {
-        guard let bearer = request.bearerToken,
-              let caller = try? context.credentials.verify(bearer, now: context.clock()), caller.role == "service_role" else {
+        guard let bearer = request.bearerToken, let caller = try? context.credentials.verify(bearer, now: context.clock(), admin: true),
+              ["service_role", "supabase_admin"].contains(caller.role) else {
             throw Refusal(Self.error(403, "not_admin", "User not allowed: the admin API takes the service role key as bearer"))
         }
     }

@@ -115,8 +115,9 @@ public enum JWT {
     /// the set named by `kid`; `none` and the rest refused), the signature, `exp` (when there is
     /// one: a token without, signed with the secret, is taken as PostgREST and GoTrue take it)
     /// and `nbf`, and the role: anon, authenticated (with a user id in `sub` and `aud`
-    /// authenticated) or service_role.
-    public static func verify(_ token: String, keys: TokenKeys, now: Date = Date()) throws(Failure) -> VerifiedToken {
+    /// authenticated) or service_role; `supabase_admin` too where `admin` (the auth admin API
+    /// takes GoTrue's admin roles; no database role answers to that one).
+    public static func verify(_ token: String, keys: TokenKeys, now: Date = Date(), admin: Bool = false) throws(Failure) -> VerifiedToken {
         let parsed = try Parsed(token)
         if parsed.algorithm == "HS256" {
             let expected = HMACSHA256.mac(key: keys.secret, message: parsed.signingInput)
@@ -132,6 +133,8 @@ public enum JWT {
         var user: UUID?
         switch role {
         case "anon", "service_role":
+            break
+        case "supabase_admin" where admin:
             break
         case "authenticated":
             guard let sub = claims["sub"] as? String, let id = UUID(uuidString: sub) else {

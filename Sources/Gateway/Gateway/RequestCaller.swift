@@ -76,9 +76,9 @@ struct Credentials: Sendable {
         throw .unknownAPIKey
     }
 
-    func verify(_ token: String, now: Date = Date()) throws(CredentialProblem) -> RequestCaller {
+    func verify(_ token: String, now: Date = Date(), admin: Bool = false) throws(CredentialProblem) -> RequestCaller {
         do {
-            return RequestCaller(try JWT.verify(token, keys: keys, now: now))
+            return RequestCaller(try JWT.verify(token, keys: keys, now: now, admin: admin))
         } catch {
             throw .badToken(error)
         }
