@@ -27,14 +27,9 @@ import uuid
 
 import httpx
 import jwt
-from cryptography.hazmat.primitives import serialization
 from supabase_auth.errors import AuthApiError
 
-from support import CONFIG, check, client, fail, finish, sign_up
-
-
-def private_key(path):
-    return open(path).read()
+from support import CONFIG, check, client, fail, finish, private_key, provider_token, sign_up, thumbprint
 
 
 def totp(secret, at=None):
@@ -42,24 +37,6 @@ def totp(secret, at=None):
     digest = hmac.new(base64.b32decode(secret), struct.pack(">Q", int((at or time.time()) // 30)), hashlib.sha1).digest()
     offset = digest[-1] & 15
     return f"{(struct.unpack('>I', digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000:06d}"
-
-
-def thumbprint(key_path):
-    """The RFC 7638 thumbprint of an RSA key: the kid the key set names it by."""
-    public = serialization.load_pem_private_key(open(key_path, "rb").read(), password=None).public_key()
-    members = jwt.algorithms.RSAAlgorithm.to_jwk(public, as_dict=True)
-    canonical = json.dumps({"e": members["e"], "kty": "RSA", "n": members["n"]}, separators=(",", ":"))
-    return base64.urlsafe_b64encode(hashlib.sha256(canonical.encode()).digest()).rstrip(b"=").decode()
-
-
-def provider_token(key_path, issuer, audience, subject, nonce=None, email=None, verified=True, **claims):
-    now = int(time.time())
-    body = {"iss": issuer, "aud": audience, "sub": subject, "iat": now, "exp": now + 600, **claims}
-    if nonce is not None:
-        body["nonce"] = hashlib.sha256(nonce.encode()).hexdigest()
-    if email is not None:
-        body["email"], body["email_verified"] = email, verified
-    return jwt.encode(body, private_key(key_path), algorithm="RS256", headers={"kid": thumbprint(key_path)})
 
 
 async def refused(call, name, status=400):

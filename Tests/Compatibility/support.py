@@ -2,7 +2,8 @@
 
 Each `compat*.py` beside this file is run as `python FILE CONFIG.json` by
 GatewayTests' CompatibilitySuiteTests. CONFIG.json names the servers and keys:
-{"a": URL, "b": URL, "anon": KEY, "service": KEY, "secret": the JWT secret, "tls": URL or null,
+{"a": URL, "b": URL, "anon": KEY, "service": KEY, "secret": the JWT secret,
+"powdermeet_anon": PowderMeet's anon key, "tls": URL or null,
 "confirming": URL (addresses confirmed by mail), "closed": URL (no sign-ups),
 "mailbox": the SMTP stand-in's JSON lines, "previous_key": the PEM of the key
 the signing key replaced, "apple_key" and "google_key": PEMs to sign ID tokens}.
@@ -12,11 +13,15 @@ status 1 and says why.
 """
 
 import asyncio
+import base64
+import hashlib
 import json
 import re
 import sys
 import time
 
+import jwt
+from cryptography.hazmat.primitives import serialization
 from supabase import AsyncClientOptions, acreate_client
 
 CONFIG = json.load(open(sys.argv[1]))
@@ -132,3 +137,27 @@ async def mail_to(address, seen, what):
     code = re.search(r"code: ([0-9]{6})", mail["body"])
     link = re.search(r"(https?://\S+/auth/v1/verify\?\S+)", mail["body"])
     return (code.group(1) if code else None), (link.group(1) if link else None), mail
+
+
+# Sign in with Apple and Google: ID tokens signed with the suite's own provider keys.
+
+def private_key(path):
+    return open(path).read()
+
+
+def thumbprint(key_path):
+    """The RFC 7638 thumbprint of an RSA key: the kid the key set names it by."""
+    public = serialization.load_pem_private_key(open(key_path, "rb").read(), password=None).public_key()
+    members = jwt.algorithms.RSAAlgorithm.to_jwk(public, as_dict=True)
+    canonical = json.dumps({"e": members["e"], "kty": "RSA", "n": members["n"]}, separators=(",", ":"))
+    return base64.urlsafe_b64encode(hashlib.sha256(canonical.encode()).digest()).rstrip(b"=").decode()
+
+
+def provider_token(key_path, issuer, audience, subject, nonce=None, email=None, verified=True, **claims):
+    now = int(time.time())
+    body = {"iss": issuer, "aud": audience, "sub": subject, "iat": now, "exp": now + 600, **claims}
+    if nonce is not None:
+        body["nonce"] = hashlib.sha256(nonce.encode()).hexdigest()
+    if email is not None:
+        body["email"], body["email_verified"] = email, verified
+    return jwt.encode(body, private_key(key_path), algorithm="RS256", headers={"kid": thumbprint(key_path)})

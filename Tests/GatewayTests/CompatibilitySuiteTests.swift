@@ -19,7 +19,11 @@ import Testing
         try await withFreshDatabase { database in
             try await withTemporaryFolder { folder in
                 let keys = folder.appendingPathComponent("gateway.env")
-                try GatewayConfiguration.generateKeys().write(to: keys, atomically: true, encoding: .utf8)
+                // The project's keys and PowderMeet's own pair (its requests address the powdermeet face).
+                let project = GatewayConfiguration.generateKeys()
+                let secret = GatewayConfiguration.parseEnvironmentFile(project)[GatewayConfiguration.Key.jwtSecret]!
+                try (project + GatewayConfiguration.generateKeys(for: .powdermeet, secret: Array(secret.utf8)))
+                    .write(to: keys, atomically: true, encoding: .utf8)
                 let values = GatewayConfiguration.parseEnvironmentFile(try String(contentsOf: keys, encoding: .utf8))
                 // Mail goes to a local SMTP server (aiosmtpd) whose mailbox the auth suite reads.
                 let mailbox = folder.appendingPathComponent("mailbox.jsonl")
@@ -68,6 +72,7 @@ import Testing
                     let config: [String: Any] = [
                         "a": a, "b": b, "confirming": c, "closed": d, "anon": values[GatewayConfiguration.Key.anonKey]!,
                         "service": values[GatewayConfiguration.Key.serviceRoleKey]!, "secret": values[GatewayConfiguration.Key.jwtSecret]!,
+                        "powdermeet_anon": values[AppFace.powdermeet.anonKeyName]!,
                         "tls": proxy.url,
                         "mailbox": mailbox.path, "previous_key": keyFiles.previous.path,
                         "apple_key": keyFiles.apple.path, "google_key": keyFiles.google.path,

@@ -149,7 +149,7 @@ public enum JWT {
         }
         return VerifiedToken(role: role, userID: user, expiresAt: exp,
                              sessionID: (claims["session_id"] as? String).flatMap(UUID.init(uuidString:)),
-                             claimsJSON: parsed.claimsText, token: token)
+                             claimsJSON: parsed.claimsText, token: token, app: claims["app"] as? String)
     }
 }
 
@@ -185,4 +185,6 @@ public struct VerifiedToken: Sendable, Equatable {
     /// The payload exactly as signed: what `request.jwt.claims` holds.
     public var claimsJSON: String
     public var token: String
+    /// The app an API key was made for (its `app` claim), if any.
+    public var app: String?
 }

@@ -16,6 +16,8 @@ public struct GatewayConfiguration: Sendable {
     public var anonKey: String
     /// The backend's key (role service_role, bypasses row level security): never ship it in an app.
     public var serviceRoleKey: String
+    /// Each served app's own key pair (`summit serve keys --app`), whose requests address the app's face.
+    public var appKeys: [AppFace: AppKeys] = [:]
     /// Seconds an access token lives.
     public var accessTokenLifetime = 3600
     /// Schemas REST may read and write, the first being the default profile.
@@ -80,6 +82,26 @@ public struct GatewayConfiguration: Sendable {
             }
         }
         var configuration = GatewayConfiguration(jwtSecret: secret, anonKey: anon, serviceRoleKey: service)
+        for app in AppFace.allCases {
+            let appFix = "run `summit serve keys --app \(app.rawValue) --config FILE` to add the app's keys to the configuration"
+            guard let appAnon = values[app.anonKeyName], let appService = values[app.serviceRoleKeyName] else {
+                if values[app.anonKeyName] != nil || values[app.serviceRoleKeyName] != nil {
+                    throw Problem(description: "\(app.anonKeyName) and \(app.serviceRoleKeyName) must both be set: \(appFix)")
+                }
+                continue
+            }
+            for (name, key, role) in [(app.anonKeyName, appAnon, "anon"), (app.serviceRoleKeyName, appService, "service_role")] {
+                do {
+                    let token = try JWT.verify(key, secret: secret)
+                    guard token.role == role, token.app == app.rawValue else {
+                        throw Problem(description: "\(name) has role \(token.role) and app \(token.app ?? "none"), not \(role) and \(app.rawValue): \(appFix)")
+                    }
+                } catch let failure as JWT.Failure {
+                    throw Problem(description: "\(name) is not usable with this secret (\(failure)): \(appFix)")
+                }
+            }
+            configuration.appKeys[app] = AppKeys(anon: appAnon, serviceRole: appService)
+        }
         let keyFix = "make one with `summit serve signing-key --out FILE`"
         if let file = values[Key.signingKey], !file.isEmpty {
             let key = try readKey(file, Key.signingKey, fix: keyFix)
@@ -109,6 +131,11 @@ public struct GatewayConfiguration: Sendable {
                 throw Problem(description: "\(Key.exposedSchemas) must list app schemas only; \(forbidden.joined(separator: ", ")) may not be exposed")
             }
             configuration.exposedSchemas = schemas
+        }
+        // An app's face is exposed wherever its keys are configured: it is where its requests go.
+        for app in configuration.appKeys.keys.sorted(by: { $0.rawValue < $1.rawValue })
+        where !configuration.exposedSchemas.contains(app.schema) {
+            configuration.exposedSchemas.append(app.schema)
         }
         configuration.restPlanEnabled = try flag(values, Key.restPlanEnabled) ?? false
         configuration.auth = try AuthSettings.from(values)
@@ -177,18 +204,31 @@ public struct GatewayConfiguration: Sendable {
     /// as the lines of a configuration file.
     public static func generateKeys(now: Date = Date()) -> String {
         let secret = Base64URL.encode(HMACSHA256.randomBytes(48))
-        let issued = Int(now.timeIntervalSince1970)
-        let expires = issued + 10 * 365 * 86_400
-        func key(_ role: String) -> String {
-            JWT.sign(claims: ["role": role, "iss": "summit", "iat": issued, "exp": expires], secret: Array(secret.utf8))
-        }
         return """
             # Summit gateway secrets. Keep this file out of version control (mode 0600).
             # The anon key goes into apps; the service role key bypasses row level security.
             \(Key.jwtSecret)=\(secret)
-            \(Key.anonKey)=\(key("anon"))
-            \(Key.serviceRoleKey)=\(key("service_role"))
+            \(Key.anonKey)=\(apiKey("anon", app: nil, secret: Array(secret.utf8), now: now))
+            \(Key.serviceRoleKey)=\(apiKey("service_role", app: nil, secret: Array(secret.utf8), now: now))
 
             """
+    }
+
+    /// An app's key pair signed with `secret`, as configuration lines.
+    public static func generateKeys(for app: AppFace, secret: [UInt8], now: Date = Date()) -> String {
+        """
+        # \(app.rawValue): its requests address the \(app.schema) face. The anon key goes into the app.
+        \(app.anonKeyName)=\(apiKey("anon", app: app, secret: secret, now: now))
+        \(app.serviceRoleKeyName)=\(apiKey("service_role", app: app, secret: secret, now: now))
+
+        """
+    }
+
+    /// An API key: a token of `role` (and `app`) valid for ten years.
+    static func apiKey(_ role: String, app: AppFace?, secret: [UInt8], now: Date) -> String {
+        let issued = Int(now.timeIntervalSince1970)
+        var claims: [String: Any] = ["role": role, "iss": "summit", "iat": issued, "exp": issued + 10 * 365 * 86_400]
+        if let app { claims["app"] = app.rawValue }
+        return JWT.sign(claims: claims, secret: secret)
     }
 }

@@ -12,6 +12,8 @@ public struct RequestCaller: Sendable, Equatable {
     public var claimsJSON: String
     /// When the token runs out (Unix seconds).
     public var expiresAt: Double
+    /// The app whose API key the request came with: its face is the default schema.
+    public var app: AppFace?
 
     init(_ token: VerifiedToken) {
         role = token.role
@@ -19,6 +21,7 @@ public struct RequestCaller: Sendable, Equatable {
         sessionID = token.sessionID
         claimsJSON = token.claimsJSON
         expiresAt = token.expiresAt
+        app = token.app.flatMap(AppFace.init(rawValue:))
     }
 
     public var isServiceRole: Bool { role == "service_role" }
@@ -47,17 +50,14 @@ enum CredentialProblem: Error, Sendable {
 struct Credentials: Sendable {
     let keys: TokenKeys
     var secret: [UInt8] { keys.secret }
-    let anonKey: String
-    let serviceRoleKey: String
-    let anonToken: VerifiedToken
-    let serviceToken: VerifiedToken
+    /// Every configured API key, the project's two first, then each app's pair.
+    let apiKeys: [(text: String, token: VerifiedToken)]
 
     init(_ configuration: GatewayConfiguration) throws {
         keys = configuration.tokenKeys
-        anonKey = configuration.anonKey
-        serviceRoleKey = configuration.serviceRoleKey
-        anonToken = try JWT.verify(configuration.anonKey, secret: configuration.jwtSecret)
-        serviceToken = try JWT.verify(configuration.serviceRoleKey, secret: configuration.jwtSecret)
+        let texts = [configuration.anonKey, configuration.serviceRoleKey]
+            + AppFace.allCases.flatMap { app in configuration.appKeys[app].map { [$0.anon, $0.serviceRole] } ?? [] }
+        apiKeys = try texts.map { ($0, try JWT.verify($0, secret: configuration.jwtSecret)) }
     }
 
     /// The caller of `request`: the bearer token's, or the API key's when there is none.
@@ -65,15 +65,22 @@ struct Credentials: Sendable {
     func caller(of request: HTTPRequest, apiKey: String? = nil, now: Date = Date()) throws(CredentialProblem) -> RequestCaller {
         let key = try self.key(apiKey ?? request.headers["apikey"])
         guard let bearer = request.bearerToken, bearer != key.token else { return RequestCaller(key) }
-        return try verify(bearer, now: now)
+        var caller = try verify(bearer, now: now)
+        caller.app = key.app.flatMap(AppFace.init(rawValue:))
+        return caller
     }
 
-    /// The API key's own token, if it is one of the two configured.
+    /// The API key's own token, if it is one of those configured.
     func key(_ text: String?) throws(CredentialProblem) -> VerifiedToken {
         guard let text, !text.isEmpty else { throw .missingAPIKey }
-        if HMACSHA256.constantTimeEqual(Array(text.utf8), Array(anonKey.utf8)) { return anonToken }
-        if HMACSHA256.constantTimeEqual(Array(text.utf8), Array(serviceRoleKey.utf8)) { return serviceToken }
-        throw .unknownAPIKey
+        let bytes = Array(text.utf8)
+        // Every key compared, in constant time each, so the time taken tells nothing of which.
+        var found: VerifiedToken?
+        for key in apiKeys where HMACSHA256.constantTimeEqual(bytes, Array(key.text.utf8)) && found == nil {
+            found = key.token
+        }
+        guard let found else { throw .unknownAPIKey }
+        return found
     }
 
     func verify(_ token: String, now: Date = Date(), admin: Bool = false) throws(CredentialProblem) -> RequestCaller {

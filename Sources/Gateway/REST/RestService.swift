@@ -29,7 +29,7 @@ struct RestService: Sendable {
             } catch .badToken(let failure) {
                 throw PostgRESTError.refusal(401, "PGRST301", "\(failure)", hint: "Sign in again for a valid access token")
             }
-            let schema = try profile(of: request)
+            let schema = try profile(of: request, app: caller.app)
             let parts = Array(path)
             switch parts.count {
             case 1 where !parts[0].isEmpty:
@@ -47,11 +47,12 @@ struct RestService: Sendable {
         }
     }
 
-    /// The schema named by `Accept-Profile` (reads) or `Content-Profile` (writes), if exposed.
-    private func profile(of request: HTTPRequest) throws(Refusal) -> String {
+    /// The schema named by `Accept-Profile` (reads) or `Content-Profile` (writes), if exposed;
+    /// else the app's face when the API key is an app's, else the first exposed.
+    private func profile(of request: HTTPRequest, app: AppFace?) throws(Refusal) -> String {
         let exposed = context.configuration.exposedSchemas
         let header = [.get, .head].contains(request.method) ? "accept-profile" : "content-profile"
-        guard let requested = request.headers[header] else { return exposed[0] }
+        guard let requested = request.headers[header] else { return app?.schema ?? exposed[0] }
         guard exposed.contains(requested) else {
             throw PostgRESTError.refusal(406, "PGRST106", "Invalid schema: \(requested.prefix(80))",
                                          hint: "Only the following schemas are exposed: \(exposed.joined(separator: ", "))")

@@ -70,16 +70,47 @@ enum ServeCommand {
 
     static let keys = Command(
         name: "keys",
-        summary: "Make a new JWT secret and the anon and service role keys signed with it.",
+        summary: "Make a new JWT secret and the anon and service role keys signed with it; or an app's own keys.",
         discussion: """
             Writes KEY=value lines for --config (or prints them). The file is created with mode 0600 and never \
             overwritten. Keep it out of version control: the service role key bypasses row level security. A new \
-            secret signs out everyone and invalidates the old keys.
+            secret signs out everyone and invalidates the old keys. With --app APP --config FILE, appends APP's key \
+            pair, signed with FILE's secret: requests made with them address APP's face (its own table and function \
+            names) by default; the project's keys keep addressing the first exposed schema.
             """,
         options: [
             .value("--out", "FILE", "write to FILE (mode 0600) instead of standard output"),
+            .value("--app", "APP", "add APP's own key pair (\(AppFace.allCases.map(\.rawValue).joined(separator: ", "))) to --config, signed with its secret"),
+            .value("--config", "FILE", "with --app: the configuration file whose secret signs the app's keys; the keys are appended to it"),
         ],
         run: { invocation in
+            if let name = invocation.value("--app") {
+                guard let app = AppFace(rawValue: name) else {
+                    throw CLIError("\(name) is not an app Summit serves a face to", fix: "use --app \(AppFace.allCases.map(\.rawValue).joined(separator: " or "))")
+                }
+                guard let file = invocation.value("--config") else {
+                    throw CLIError("--app needs --config FILE", fix: "name the configuration file whose secret signs the app's keys (from `summit serve keys --out FILE`)")
+                }
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw CLIError("cannot read \(file)", fix: "make it first with `summit serve keys --out \(file)`")
+                }
+                let values = GatewayConfiguration.parseEnvironmentFile(text)
+                guard let secret = values[GatewayConfiguration.Key.jwtSecret], !secret.isEmpty else {
+                    throw CLIError("\(file) has no \(GatewayConfiguration.Key.jwtSecret)", fix: "make the file with `summit serve keys --out FILE`")
+                }
+                guard values[app.anonKeyName] == nil, values[app.serviceRoleKeyName] == nil else {
+                    throw CLIError("\(file) already holds \(app.rawValue)'s keys", fix: "keep them: apps in the field carry the anon key; remove the two lines first to replace it")
+                }
+                let lines = GatewayConfiguration.generateKeys(for: app, secret: Array(secret.utf8))
+                guard let handle = FileHandle(forWritingAtPath: file) else {
+                    throw CLIError("cannot write \(file)", fix: "check that it is writable")
+                }
+                handle.seekToEndOfFile()
+                handle.write(Data(((text.hasSuffix("\n") ? "" : "\n") + lines).utf8))
+                try? handle.close()
+                invocation.console.note("added \(app.anonKeyName) and \(app.serviceRoleKeyName) to \(file): restart `summit serve`, and give the app the anon key")
+                return 0
+            }
             let text = GatewayConfiguration.generateKeys()
             guard let file = invocation.value("--out") else {
                 invocation.console.out(text.trimmingCharacters(in: .newlines))

@@ -1,0 +1,22 @@
+/// An app Summit serves in the app's own names. Its API keys are signed with the
+/// project's secret like the others and carry the app in an `app` claim; a request
+/// made with one addresses the app's face (a schema of views and functions over the
+/// core model) wherever the app's client library leaves the schema unnamed.
+public enum AppFace: String, Sendable, CaseIterable {
+    case powdermeet
+
+    /// The schema REST reads and writes for this app when no profile header names one.
+    public var schema: String { rawValue }
+
+    /// The configuration's names for the app's key pair.
+    public var anonKeyName: String { "SUMMIT_\(rawValue.uppercased())_ANON_KEY" }
+    public var serviceRoleKeyName: String { "SUMMIT_\(rawValue.uppercased())_SERVICE_ROLE_KEY" }
+
+    static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// One app's anon and service role keys.
+public struct AppKeys: Sendable, Equatable {
+    public var anon: String
+    public var serviceRole: String
+}

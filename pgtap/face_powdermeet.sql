@@ -1,0 +1,94 @@
+-- The PowderMeet face (sql/faces/powdermeet.sql): profiles as the app reads and
+-- writes them, and what each person may see of another (oneself all; a friend
+-- all but body metrics and recording; anyone else name, skill and comfort;
+-- nothing across a block, nothing to the anon key); blocks through the core's
+-- RPCs; the public catalog, pins and active manifests.
+begin;
+select plan(29);
+
+select tests.act_as_service();
+select (auth.gateway_sign_up('ria@example.test', 'correct horse', '{"display_name": "Ria"}') -> 'user' ->> 'id') as ria \gset
+select (auth.gateway_sign_up('bo@example.test', 'correct horse', '{"display_name": "Bo"}') -> 'user' ->> 'id') as bo \gset
+select (auth.gateway_sign_up('cy@example.test', 'correct horse', '{"display_name": "Cy"}') -> 'user' ->> 'id') as cy \gset
+select tests.clear_authentication();
+
+-- A new account's row before any profile is saved.
+select tests.act_as(:'ria');
+select is((select display_name || '/' || skill_level || '/' || onboarding_completed from powdermeet.profiles where id = :'ria'),
+  'Ria/intermediate/false', 'a new account sees its own row, named at sign-up, with the app''s defaults');
+select is((select count(*)::int from powdermeet.profiles), 1, 'and no one else before anyone has a profile');
+select throws_ok(format('insert into powdermeet.profiles (id, display_name, skill_level, condition_moguls, condition_ungroomed, condition_icy, condition_gladed, onboarding_completed) values (%L, %L, %L, 0.5, 0.5, 0.5, 0.5, false)',
+  :'bo', 'Not Bo', 'expert'), 'P0001', 'not_allowed', 'a profile cannot be saved for someone else');
+insert into powdermeet.profiles (id, display_name, skill_level, speed_blue, condition_moguls, condition_ungroomed, condition_icy,
+                                 condition_gladed, live_recording_enabled, onboarding_completed, height_cm, avatar_url)
+values (:'ria', 'Ria Rider', 'advanced', 9.5, 0.7, 0.4, 0.3, 0.6, true, false, 172, 'https://cdn.example/ria.jpg');
+select is((select speed_blue from powdermeet.profiles where id = :'ria'), 9.5::double precision, 'the app''s insert saves the rider''s fields');
+select is((select username from social.profiles where id = :'ria'), 'u' || substr(replace(:'ria', '-', ''), 1, 18),
+  'and makes the core profile, with a username derived from the id');
+update powdermeet.profiles set onboarding_completed = true, weight_kg = 64 where id = :'ria';
+select is((select onboarding_completed::text || '/' || weight_kg || '/' || display_name from powdermeet.profiles where id = :'ria'),
+  'true/64/Ria Rider', 'a partial update keeps the rest');
+select throws_ok(format('update powdermeet.profiles set speed_black = 300 where id = %L', :'ria'), 'P0001', 'profile_value_invalid',
+  'an impossible speed is refused, saying the ranges');
+select throws_ok(format('update powdermeet.profiles set display_name = %L where id = %L', '', :'ria'), 'P0001', 'display_name_invalid',
+  'an empty display name is refused');
+select tests.clear_authentication();
+
+-- What others see.
+select tests.act_as(:'bo');
+insert into powdermeet.profiles (id, display_name, skill_level, condition_moguls, condition_ungroomed, condition_icy,
+                                 condition_gladed, onboarding_completed, height_cm)
+values (:'bo', 'Bo', 'beginner', 0.2, 0.2, 0.2, 0.2, true, 190);
+select is((select display_name || '/' || skill_level || '/' || condition_moguls from powdermeet.profiles where id = :'ria'),
+  'Ria Rider/advanced/0.7', 'a stranger finds a person by display name, with skill and comfort');
+select ok((select speed_blue is null and avatar_url is null and height_cm is null and current_resort_id is null and created_at is null
+           from powdermeet.profiles where id = :'ria'), 'but not speeds, picture, body metrics, resort or dates');
+select is((select count(*)::int from powdermeet.profiles where display_name ilike '%rider%' and id <> :'bo'), 1,
+  'the app''s friend search (ilike on display_name) finds them');
+update powdermeet.profiles set display_name = 'Hacked' where id = :'ria';
+select is((select display_name from powdermeet.profiles where id = :'ria'), 'Ria Rider', 'another person''s row cannot be changed');
+select is(powdermeet.is_display_name_taken('ria rider'), true, 'a display name in use is taken, whatever its case');
+select is(powdermeet.is_display_name_taken('Bo'), false, 'one''s own name is not taken from oneself');
+select lives_ok(format('select social.send_friend_request(%L)', :'ria'), 'Bo asks Ria to be friends');
+select tests.clear_authentication();
+select id as request from social.friend_requests where from_id = :'bo' and to_id = :'ria' \gset
+select tests.act_as(:'ria');
+select lives_ok(format('select social.respond_friend_request(%L, true)', :'request'), 'Ria accepts');
+select tests.clear_authentication();
+select tests.act_as(:'bo');
+select ok((select speed_blue = 9.5 and avatar_url is not null and created_at is not null from powdermeet.profiles where id = :'ria'),
+  'a friend sees speeds, picture and dates');
+select ok((select height_cm is null and weight_kg is null and live_recording_enabled is null from powdermeet.profiles where id = :'ria'),
+  'but never body metrics or what the app records');
+select tests.clear_authentication();
+
+-- Blocks.
+select tests.act_as(:'cy');
+select is((select count(*)::int from powdermeet.profiles where id in (:'ria', :'bo')), 2, 'Cy, a stranger, sees both');
+insert into powdermeet.user_blocks (blocker_id, blockee_id) values (:'cy', :'bo');
+select is((select array_agg(blockee_id)::text from powdermeet.user_blocks where blocker_id = :'cy'), '{' || :'bo' || '}',
+  'a block goes in through the core (B2) and is listed (B1)');
+select is((select count(*)::int from powdermeet.profiles where id = :'bo'), 0, 'a blocked person is not seen');
+select throws_ok(format('insert into powdermeet.user_blocks (blocker_id, blockee_id) values (%L, %L)', :'ria', :'bo'), 'P0001',
+  'not_allowed', 'no one blocks in another''s name');
+select tests.clear_authentication();
+select tests.act_as(:'bo');
+select is((select count(*)::int from powdermeet.profiles where id = :'cy'), 0, 'nor does the blocked see the blocker');
+delete from powdermeet.user_blocks where blocker_id = :'cy';
+select tests.clear_authentication();
+select is((select count(*)::int from social.blocks where blocker_id = :'cy'), 1, 'no one lifts another''s block');
+select tests.act_as(:'cy');
+delete from powdermeet.user_blocks where blocker_id = :'cy' and blockee_id = :'bo';
+select is((select count(*)::int from powdermeet.user_blocks), 0, 'the blocker lifts it (B3)');
+select tests.clear_authentication();
+
+-- The anon key.
+select tests.act_as_anon();
+select throws_ok('select * from powdermeet.profiles', '42501', null, 'the anon key reads no profiles');
+select lives_ok('select resort_id, snapshot_date from powdermeet.resort_snapshot_pins', 'but reads the snapshot pins (SP1)');
+select lives_ok('select resort_id from powdermeet.current_resort_canonical_manifest', 'the active manifests (CM1)');
+select lives_ok('select * from powdermeet.skis_catalog', 'and the ski catalog (K1)');
+select tests.clear_authentication();
+
+select * from finish();
+rollback;

@@ -1,0 +1,231 @@
+-- The PowderMeet face (migration 0108): the app's tables and functions by its
+-- own names, over the core. The rules stay in the core — who sees a profile,
+-- friends only, blocks — and the face translates names and shapes. Views that
+-- must show more than the core's own-row RLS does (other people's profiles)
+-- run as their owner behind security_barrier and filter by one visibility rule,
+-- private.powdermeet_relation; the rest are security_invoker.
+
+-- ------------------------------------------------------------ core extensions
+
+drop policy if exists rider_profiles_own_read on meet.rider_profiles;
+create policy rider_profiles_own_read on meet.rider_profiles
+  for select to authenticated using (user_id = (select auth.uid()));
+
+drop policy if exists ski_models_read on activity.ski_models;
+create policy ski_models_read on activity.ski_models for select to anon, authenticated using (true);
+
+-- ------------------------------------------------------------ profiles
+
+-- How the signed-in caller relates to `p_other` for the app: self; friend; member
+-- (anyone else signed in, for the friend search by display name); nothing when
+-- either blocked the other, and nothing to the anon key.
+create or replace function private.powdermeet_relation(p_other uuid) returns text
+  language sql stable security definer
+  set search_path = ''
+  as $$
+    select case
+      when auth.uid() is null then null
+      when p_other = auth.uid() then 'self'
+      when private.blocked_pair(auth.uid(), p_other) then null
+      when private.is_friend(auth.uid(), p_other) then 'friend'
+      else 'member' end
+  $$;
+
+-- The app makes no username: a person's core profile gets one derived from the id.
+create or replace function private.powdermeet_username(p_user uuid) returns text
+  language sql immutable
+  set search_path = ''
+  as $$ select 'u' || substr(replace(p_user::text, '-', ''), 1, 18) $$;
+
+-- The caller's core profile, made on first use from the name given at sign-up.
+create or replace function private.powdermeet_ensure_profile() returns uuid
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := private.require_signed_in();
+begin
+  insert into social.profiles (id, username, display_name)
+  select u.id, private.powdermeet_username(u.id),
+         coalesce(left(regexp_replace(btrim(u.raw_user_meta_data ->> 'display_name'), '[\r\n]+', ' ', 'g'), 50), '')
+  from auth.users u where u.id = v_uid
+  on conflict (id) do nothing;
+  insert into meet.rider_profiles (user_id) values (v_uid) on conflict (user_id) do nothing;
+  return v_uid;
+end
+$$;
+
+-- One row per person the caller may see; what a row shows depends on the relation:
+-- everything to oneself; to a friend all but height, weight and what the app
+-- records; to anyone else the name, skill and the comfort the solver needs. A
+-- person who signed up and has not saved a profile yet sees a row of defaults
+-- (with the name given at sign-up), as the app expects one to exist.
+create or replace view powdermeet.profiles with (security_barrier = true) as
+  select p.id, p.display_name,
+         case when v.rel in ('self', 'friend') then r.avatar_url end as avatar_url,
+         case when v.rel in ('self', 'friend') then p.current_resort_id end as current_resort_id,
+         coalesce(p.skill_level, 'intermediate') as skill_level,
+         case when v.rel in ('self', 'friend') then r.speed_green end as speed_green,
+         case when v.rel in ('self', 'friend') then r.speed_blue end as speed_blue,
+         case when v.rel in ('self', 'friend') then r.speed_black end as speed_black,
+         case when v.rel in ('self', 'friend') then r.speed_double_black end as speed_double_black,
+         case when v.rel in ('self', 'friend') then r.speed_terrain_park end as speed_terrain_park,
+         coalesce(r.condition_moguls, 0.5) as condition_moguls,
+         coalesce(r.condition_ungroomed, 0.5) as condition_ungroomed,
+         coalesce(r.condition_icy, 0.5) as condition_icy,
+         coalesce(r.condition_gladed, 0.5) as condition_gladed,
+         case when v.rel in ('self', 'friend') then r.max_comfortable_gradient_degrees end as max_comfortable_gradient_degrees,
+         case when v.rel in ('self', 'friend') then r.mogul_tolerance end as mogul_tolerance,
+         case when v.rel in ('self', 'friend') then r.narrow_trail_tolerance end as narrow_trail_tolerance,
+         case when v.rel in ('self', 'friend') then r.exposure_tolerance end as exposure_tolerance,
+         case when v.rel in ('self', 'friend') then r.crust_condition_tolerance end as crust_condition_tolerance,
+         case when v.rel = 'self' then coalesce(r.live_recording_enabled, true) end as live_recording_enabled,
+         case when v.rel = 'self' then r.height_cm end as height_cm,
+         case when v.rel = 'self' then r.weight_kg end as weight_kg,
+         case when v.rel in ('self', 'friend') then r.preferred_ski_id end as preferred_ski_id,
+         coalesce(r.onboarding_completed, false) as onboarding_completed,
+         case when v.rel in ('self', 'friend') then p.created_at end as created_at,
+         case when v.rel in ('self', 'friend') then greatest(p.updated_at, r.updated_at) end as updated_at
+  from (select sp.id, sp.display_name, sp.skill_level, sp.current_resort_id, sp.created_at, sp.updated_at
+        from social.profiles sp
+        union all
+        select u.id, coalesce(left(regexp_replace(btrim(u.raw_user_meta_data ->> 'display_name'), '[\r\n]+', ' ', 'g'), 50), ''),
+               null, null, u.created_at, u.created_at
+        from auth.users u
+        where u.id = auth.uid() and not exists (select 1 from social.profiles sp where sp.id = u.id)) p
+  left join meet.rider_profiles r on r.user_id = p.id
+  cross join lateral (select private.powdermeet_relation(p.id) as rel) v
+  where v.rel is not null;
+
+-- Writes to one's own row (P2's insert, P4/P5's partial and whole updates): the
+-- core profile made if need be, then its fields and the rider's. Another
+-- person's row is left as it was (no row changes, as RLS would answer).
+create or replace function private.powdermeet_profiles_write() returns trigger
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := private.require_signed_in();
+  v_name text := btrim(new.display_name);
+begin
+  if new.id is distinct from v_uid or (tg_op = 'UPDATE' and old.id is distinct from v_uid) then
+    if tg_op = 'INSERT' then
+      perform private.fail('not_allowed', 'A profile is saved for the signed-in user only: send your own id.');
+    end if;
+    return null;
+  end if;
+  if v_name is null or char_length(v_name) not between 1 and 50 or v_name ~ '[\r\n]' then
+    perform private.fail('display_name_invalid', 'A display name is one line of 1 to 50 characters.');
+  end if;
+  if new.skill_level is not null and new.skill_level not in ('beginner', 'intermediate', 'advanced', 'expert') then
+    perform private.fail('skill_level_invalid', 'Use beginner, intermediate, advanced or expert.');
+  end if;
+  if new.current_resort_id is not null and char_length(new.current_resort_id) not between 1 and 100 then
+    perform private.fail('resort_id_invalid', 'A resort id is 1 to 100 characters.');
+  end if;
+  perform private.powdermeet_ensure_profile();
+  update social.profiles set display_name = v_name, skill_level = coalesce(new.skill_level, 'intermediate'),
+    current_resort_id = new.current_resort_id, updated_at = summit.now()
+  where id = v_uid;
+  begin
+    update meet.rider_profiles set
+      avatar_url = new.avatar_url, speed_green = new.speed_green, speed_blue = new.speed_blue,
+      speed_black = new.speed_black, speed_double_black = new.speed_double_black,
+      speed_terrain_park = new.speed_terrain_park,
+      condition_moguls = coalesce(new.condition_moguls, 0.5), condition_ungroomed = coalesce(new.condition_ungroomed, 0.5),
+      condition_icy = coalesce(new.condition_icy, 0.5), condition_gladed = coalesce(new.condition_gladed, 0.5),
+      max_comfortable_gradient_degrees = new.max_comfortable_gradient_degrees, mogul_tolerance = new.mogul_tolerance,
+      narrow_trail_tolerance = new.narrow_trail_tolerance, exposure_tolerance = new.exposure_tolerance,
+      crust_condition_tolerance = new.crust_condition_tolerance,
+      live_recording_enabled = coalesce(new.live_recording_enabled, true),
+      height_cm = new.height_cm, weight_kg = new.weight_kg, preferred_ski_id = new.preferred_ski_id,
+      onboarding_completed = coalesce(new.onboarding_completed, false), updated_at = summit.now()
+    where user_id = v_uid;
+  exception when check_violation then
+    perform private.fail('profile_value_invalid',
+      'Speeds are 0 to 60 m/s, conditions and tolerances 0 to 1, gradients 0 to 90 degrees, height 50 to 260 cm, '
+      || 'weight 20 to 350 kg, avatar_url an http(s) URL.');
+  end;
+  -- Answered as the view shows it now (Prefer: return=representation).
+  select * into new from powdermeet.profiles where id = v_uid;
+  return new;
+end
+$$;
+
+drop trigger if exists profiles_write on powdermeet.profiles;
+create trigger profiles_write instead of insert or update on powdermeet.profiles
+  for each row execute function private.powdermeet_profiles_write();
+
+-- R1: whether a display name is in use (case-insensitive), asked before an account exists.
+create or replace function powdermeet.is_display_name_taken(p_name text) returns boolean
+  language sql stable security definer
+  set search_path = ''
+  as $$
+    select exists (select 1 from social.profiles
+                   where lower(display_name) = lower(btrim(coalesce(p_name, '')))
+                     and id is distinct from auth.uid())
+  $$;
+
+-- ------------------------------------------------------------ blocks
+
+-- B1–B3: the blocks one made, in the app's names; writes go through the core's RPCs.
+create or replace view powdermeet.user_blocks with (security_invoker = true) as
+  select b.blocker_id, b.blocked_id as blockee_id, b.created_at from social.blocks b;
+
+create or replace function private.powdermeet_user_blocks_write() returns trigger
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := private.powdermeet_ensure_profile();
+begin
+  if tg_op = 'INSERT' then
+    if new.blocker_id is distinct from v_uid then
+      perform private.fail('not_allowed', 'blocker_id must be your own id.');
+    end if;
+    perform social.block_user(new.blockee_id);
+    return new;
+  end if;
+  if old.blocker_id is distinct from v_uid then
+    return null;
+  end if;
+  perform social.unblock_user(old.blockee_id);
+  return old;
+end
+$$;
+
+drop trigger if exists user_blocks_write on powdermeet.user_blocks;
+create trigger user_blocks_write instead of insert or delete on powdermeet.user_blocks
+  for each row execute function private.powdermeet_user_blocks_write();
+
+-- ------------------------------------------------------------ catalog and mountain
+
+create or replace view powdermeet.skis_catalog with (security_invoker = true) as
+  select id, brand, model, category, waist_width_mm, topsheet_asset_key from activity.ski_models;
+
+-- SP1: the snapshot each resort is pinned to, for anyone (the app asks before sign-in).
+create or replace view powdermeet.resort_snapshot_pins with (security_barrier = true) as
+  select resort_id, snapshot_date from mountain.resort_snapshot_pins;
+
+-- CM1: which resorts have an active canonical publication, and its identity, for
+-- anyone (the core's view of the same, security_invoker, is for signed-in callers).
+create or replace view powdermeet.current_resort_canonical_manifest with (security_barrier = true) as
+  select a.resort_id, p.manifest_version, p.graph_version, p.snapshot_date,
+         mountain.dataset_version(p.manifest_version, p.graph_version, p.content_sha256) as dataset_version,
+         p.content_sha256, a.activated_at
+  from mountain.resort_canonical_active a
+  join mountain.resort_canonical_publication p on p.id = a.publication_id;
+
+revoke all on all tables in schema powdermeet from anon, authenticated;
+grant select, insert, update on powdermeet.profiles to authenticated;
+grant select, insert, delete on powdermeet.user_blocks to authenticated;
+grant select on powdermeet.skis_catalog, powdermeet.resort_snapshot_pins, powdermeet.current_resort_canonical_manifest
+  to anon, authenticated;
+grant all on all tables in schema powdermeet to service_role;
+
+revoke all on function private.powdermeet_relation(uuid), private.powdermeet_username(uuid),
+  private.powdermeet_ensure_profile(), private.powdermeet_profiles_write(), private.powdermeet_user_blocks_write(),
+  powdermeet.is_display_name_taken(text)
+  from public, anon, authenticated;
+grant execute on function private.powdermeet_relation(uuid) to authenticated;
+grant execute on function powdermeet.is_display_name_taken(text) to anon, authenticated;
