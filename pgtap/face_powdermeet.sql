@@ -4,7 +4,7 @@
 -- nothing across a block, nothing to the anon key); blocks through the core's
 -- RPCs; the public catalog, pins and active manifests.
 begin;
-select plan(29);
+select plan(38);
 
 select tests.act_as_service();
 select (auth.gateway_sign_up('ria@example.test', 'correct horse', '{"display_name": "Ria"}') -> 'user' ->> 'id') as ria \gset
@@ -80,6 +80,31 @@ select is((select count(*)::int from social.blocks where blocker_id = :'cy'), 1,
 select tests.act_as(:'cy');
 delete from powdermeet.user_blocks where blocker_id = :'cy' and blockee_id = :'bo';
 select is((select count(*)::int from powdermeet.user_blocks), 0, 'the blocker lifts it (B3)');
+select tests.clear_authentication();
+
+-- Friendships as the app has them.
+select tests.act_as(:'cy');
+select is(powdermeet.send_friend_request(:'ria'), 'sent', 'R3 asks through the core');
+select is((select status || '/' || requester_id || '>' || addressee_id from powdermeet.friendships where requester_id = :'cy'),
+  'pending/' || :'cy' || '>' || :'ria', 'the sender sees the pending row (F3)');
+select throws_ok(format('update powdermeet.friendships set status = %L where requester_id = %L', 'accepted', :'cy'),
+  'P0001', 'not_allowed', 'the sender of a request cannot accept it');
+select tests.clear_authentication();
+select tests.act_as(:'bo');
+select is((select count(*)::int from powdermeet.friendships where requester_id = :'cy' or addressee_id = :'cy'), 0,
+  'a third person sees nobody else''s requests');
+update powdermeet.friendships set status = 'accepted' where requester_id = :'cy';
+select is((select count(*)::int from powdermeet.friendships where status = 'accepted'), 1, 'nor can accept them (only Bo''s own friendship shows)');
+select tests.clear_authentication();
+select tests.act_as(:'ria');
+select is((select count(*)::int from powdermeet.friendships where addressee_id = :'ria' and status = 'pending'), 1,
+  'the person asked sees it (F2)');
+update powdermeet.friendships set status = 'accepted' where requester_id = :'cy' and addressee_id = :'ria';
+select is((select count(*)::int from powdermeet.friendships where status = 'accepted'), 2, 'accepting makes a friendship (F4)');
+select is((select jsonb_array_length(powdermeet.get_social_snapshot('whistler') -> 'friends')), 2, 'the snapshot lists both friends (R2)');
+delete from powdermeet.friendships where status = 'accepted' and (requester_id = :'cy' or addressee_id = :'cy');
+select is((select count(*)::int from social.friendships where user_a in (:'ria', :'cy') and user_b in (:'ria', :'cy')), 0,
+  'deleting the accepted row unfriends (F7)');
 select tests.clear_authentication();
 
 -- The anon key.

@@ -198,6 +198,129 @@ drop trigger if exists user_blocks_write on powdermeet.user_blocks;
 create trigger user_blocks_write instead of insert or delete on powdermeet.user_blocks
   for each row execute function private.powdermeet_user_blocks_write();
 
+-- ------------------------------------------------------------ friendships
+
+-- F1–F7: requests and friendships as one relation, as the app has them: a pending
+-- row per open request (the request's id; its sender never learns that a block
+-- hid it), an accepted row per friendship (the id and direction of the request
+-- that made it, or of the pair when a friend code did). Only one's own rows.
+create or replace view powdermeet.friendships with (security_barrier = true) as
+  select r.id, r.from_id as requester_id, r.to_id as addressee_id, 'pending'::text as status, r.created_at
+  from social.friend_requests r
+  where r.status = 'pending'
+    and not exists (select 1 from social.friendships f
+                    where f.user_a = least(r.from_id, r.to_id) and f.user_b = greatest(r.from_id, r.to_id))
+    and (r.from_id = auth.uid() or (r.to_id = auth.uid() and not r.suppressed))
+  union all
+  select coalesce(m.id, md5(f.user_a::text || f.user_b::text)::uuid), coalesce(m.from_id, f.user_a),
+         coalesce(m.to_id, f.user_b), 'accepted', f.created_at
+  from social.friendships f
+  left join lateral (select r.id, r.from_id, r.to_id from social.friend_requests r
+                     where r.status = 'accepted' and least(r.from_id, r.to_id) = f.user_a
+                       and greatest(r.from_id, r.to_id) = f.user_b
+                     order by r.responded_at desc nulls last limit 1) m on true
+  where f.user_a = auth.uid() or f.user_b = auth.uid();
+
+-- Writes onto the core's RPCs: a new pending row asks (as R3), accepting answers, deleting
+-- declines, cancels or unfriends by what the row is and who the caller is in it.
+create or replace function private.powdermeet_friendships_write() returns trigger
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := private.powdermeet_ensure_profile();
+begin
+  if tg_op = 'INSERT' then
+    if new.requester_id is distinct from v_uid or coalesce(new.status, 'pending') <> 'pending' then
+      perform private.fail('not_allowed', 'Send a request as yourself (requester_id your id, status pending).');
+    end if;
+    perform social.send_friend_request(new.addressee_id);
+    return new;
+  end if;
+  if tg_op = 'UPDATE' then
+    if new.status is distinct from old.status then
+      if old.status <> 'pending' or old.addressee_id <> v_uid or new.status not in ('accepted', 'declined') then
+        perform private.fail('not_allowed', 'Only the person asked answers a pending request, with accepted or declined.');
+      end if;
+      perform social.respond_friend_request(old.id, new.status = 'accepted');
+    end if;
+    new.status := case when new.status = 'accepted' then 'accepted' else old.status end;
+    return new;
+  end if;
+  if old.status = 'accepted' then
+    perform social.remove_friend(case when old.requester_id = v_uid then old.addressee_id else old.requester_id end);
+  elsif old.requester_id = v_uid then
+    perform social.cancel_friend_request(old.id);
+  else
+    perform social.respond_friend_request(old.id, false);
+  end if;
+  return old;
+end
+$$;
+
+drop trigger if exists friendships_write on powdermeet.friendships;
+create trigger friendships_write instead of insert or update or delete on powdermeet.friendships
+  for each row execute function private.powdermeet_friendships_write();
+
+-- R3.
+create or replace function powdermeet.send_friend_request(p_addressee_id uuid) returns text
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+begin
+  perform private.powdermeet_ensure_profile();
+  return social.send_friend_request(p_addressee_id);
+end
+$$;
+
+-- R2: the snapshot in the app's shape: the generation, friends as the app lists them,
+-- and the pending rows of `friendships` both ways. `p_resort_id` is taken and
+-- changes nothing: every friend comes back with their current resort, and the app
+-- picks those at its own.
+create or replace function powdermeet.get_social_snapshot(p_resort_id text default null) returns jsonb
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := private.powdermeet_ensure_profile();
+begin
+  return jsonb_build_object(
+    'generation', coalesce((select generation from social.social_generations where user_id = v_uid), 1),
+    'friends', coalesce((select jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+                 'id', p.id, 'display_name', p.display_name, 'avatar_url', p.avatar_url, 'skill_level', p.skill_level,
+                 'current_resort_id', p.current_resort_id, 'preferred_ski_id', p.preferred_ski_id)) order by p.display_name, p.id)
+               from powdermeet.profiles p where private.powdermeet_relation(p.id) = 'friend'), '[]'::jsonb),
+    'pending_received', coalesce((select jsonb_agg(to_jsonb(f) order by f.created_at) from powdermeet.friendships f
+                                  where f.status = 'pending' and f.addressee_id = v_uid), '[]'::jsonb),
+    'pending_sent', coalesce((select jsonb_agg(to_jsonb(f) order by f.created_at) from powdermeet.friendships f
+                              where f.status = 'pending' and f.requester_id = v_uid), '[]'::jsonb));
+end
+$$;
+
+-- R4, R5: the people whose address or number is in the caller's contacts and who
+-- allowed being found by it (the core's rule), as profiles.
+create or replace function powdermeet.find_users_by_emails(emails text[]) returns setof powdermeet.profiles
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+begin
+  perform private.powdermeet_ensure_profile();
+  return query select p.* from powdermeet.profiles p
+    where p.id in (select f.user_id from social.find_users_by_emails(emails) f);
+end
+$$;
+
+create or replace function powdermeet.find_users_by_phones(phones text[]) returns setof powdermeet.profiles
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+begin
+  perform private.powdermeet_ensure_profile();
+  return query select p.* from powdermeet.profiles p
+    where p.id in (select f.user_id from social.find_users_by_phones(phones) f);
+end
+$$;
+
 -- ------------------------------------------------------------ catalog and mountain
 
 create or replace view powdermeet.skis_catalog with (security_invoker = true) as
@@ -219,13 +342,18 @@ create or replace view powdermeet.current_resort_canonical_manifest with (securi
 revoke all on all tables in schema powdermeet from anon, authenticated;
 grant select, insert, update on powdermeet.profiles to authenticated;
 grant select, insert, delete on powdermeet.user_blocks to authenticated;
+grant select, insert, update, delete on powdermeet.friendships to authenticated;
 grant select on powdermeet.skis_catalog, powdermeet.resort_snapshot_pins, powdermeet.current_resort_canonical_manifest
   to anon, authenticated;
 grant all on all tables in schema powdermeet to service_role;
 
 revoke all on function private.powdermeet_relation(uuid), private.powdermeet_username(uuid),
   private.powdermeet_ensure_profile(), private.powdermeet_profiles_write(), private.powdermeet_user_blocks_write(),
-  powdermeet.is_display_name_taken(text)
+  private.powdermeet_friendships_write(), powdermeet.is_display_name_taken(text), powdermeet.send_friend_request(uuid),
+  powdermeet.get_social_snapshot(text), powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[])
   from public, anon, authenticated;
 grant execute on function private.powdermeet_relation(uuid) to authenticated;
 grant execute on function powdermeet.is_display_name_taken(text) to anon, authenticated;
+grant execute on function powdermeet.send_friend_request(uuid), powdermeet.get_social_snapshot(text),
+  powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[])
+  to authenticated;
