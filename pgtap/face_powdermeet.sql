@@ -4,7 +4,7 @@
 -- nothing across a block, nothing to the anon key); blocks through the core's
 -- RPCs; the public catalog, pins and active manifests.
 begin;
-select plan(38);
+select plan(42);
 
 select tests.act_as_service();
 select (auth.gateway_sign_up('ria@example.test', 'correct horse', '{"display_name": "Ria"}') -> 'user' ->> 'id') as ria \gset
@@ -105,6 +105,18 @@ select is((select jsonb_array_length(powdermeet.get_social_snapshot('whistler') 
 delete from powdermeet.friendships where status = 'accepted' and (requester_id = :'cy' or addressee_id = :'cy');
 select is((select count(*)::int from social.friendships where user_a in (:'ria', :'cy') and user_b in (:'ria', :'cy')), 0,
   'deleting the accepted row unfriends (F7)');
+select tests.clear_authentication();
+
+-- Stats, learned speeds, account deletion.
+select tests.act_as(:'ria');
+select lives_ok(format('select powdermeet.recompute_profile_stats(%L)', :'ria'), 'one recomputes one''s own stats (R6)');
+select is((select top_speed_ms from powdermeet.profile_stats where profile_id = :'ria'), 0::double precision,
+  'a rollup without runs reads zeros, not nulls (S1)');
+select throws_ok(format('select powdermeet.recompute_profile_edge_speeds(%L)', :'bo'), 'P0001', 'not_allowed',
+  'but not another''s (R7)');
+select tests.clear_authentication();
+select tests.act_as(:'cy');
+select lives_ok('select powdermeet.delete_user_account()', 'an account deletes itself under the app''s name (R8)');
 select tests.clear_authentication();
 
 -- The anon key.

@@ -321,6 +321,51 @@ begin
 end
 $$;
 
+-- ------------------------------------------------------------ stats and learned speeds
+
+-- S1: one's own and friends' rollups (the core's RLS), with zeros where the app needs numbers.
+create or replace view powdermeet.profile_stats with (security_invoker = true) as
+  select profile_id, days_skied, runs_count, vertical_m, coalesce(top_speed_ms, 0) as top_speed_ms, total_duration_s,
+         total_distance_m, coalesce(top_grade_deg, 0) as top_grade_deg, coalesce(avg_speed_ms, 0) as avg_speed_ms, last_import_at
+  from activity.profile_stats;
+
+-- E1: the learned per-edge speeds (the core's RLS: one's own and friends').
+create or replace view powdermeet.profile_edge_speeds with (security_invoker = true) as
+  select profile_id, resort_id, edge_id, conditions_fp, equipment_key, observation_count, rolling_speed_ms,
+         rolling_peak_ms, coalesce(rolling_duration_s, 0) as rolling_duration_s, rolling_speed_variance_ms2, last_observed_at
+  from activity.profile_edge_speeds;
+
+-- R6, R7: the app names the person as `uid`; the core recomputes only the caller's own.
+create or replace function powdermeet.recompute_profile_stats(uid uuid) returns void
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+begin
+  if uid is distinct from private.powdermeet_ensure_profile() then
+    perform private.fail('not_allowed', 'Recompute your own stats: send your own id as uid.');
+  end if;
+  perform activity.recompute_profile_stats(uid);
+end
+$$;
+
+create or replace function powdermeet.recompute_profile_edge_speeds(uid uuid) returns void
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+begin
+  if uid is distinct from private.powdermeet_ensure_profile() then
+    perform private.fail('not_allowed', 'Recompute your own edge speeds: send your own id as uid.');
+  end if;
+  perform activity.recompute_profile_edge_speeds(uid);
+end
+$$;
+
+-- R8: the core's account deletion, under the app's name.
+create or replace function powdermeet.delete_user_account() returns jsonb
+  language sql volatile security definer
+  set search_path = ''
+  as $$ select social.delete_account() $$;
+
 -- ------------------------------------------------------------ catalog and mountain
 
 create or replace view powdermeet.skis_catalog with (security_invoker = true) as
@@ -343,6 +388,7 @@ revoke all on all tables in schema powdermeet from anon, authenticated;
 grant select, insert, update on powdermeet.profiles to authenticated;
 grant select, insert, delete on powdermeet.user_blocks to authenticated;
 grant select, insert, update, delete on powdermeet.friendships to authenticated;
+grant select on powdermeet.profile_stats, powdermeet.profile_edge_speeds to authenticated;
 grant select on powdermeet.skis_catalog, powdermeet.resort_snapshot_pins, powdermeet.current_resort_canonical_manifest
   to anon, authenticated;
 grant all on all tables in schema powdermeet to service_role;
@@ -350,10 +396,12 @@ grant all on all tables in schema powdermeet to service_role;
 revoke all on function private.powdermeet_relation(uuid), private.powdermeet_username(uuid),
   private.powdermeet_ensure_profile(), private.powdermeet_profiles_write(), private.powdermeet_user_blocks_write(),
   private.powdermeet_friendships_write(), powdermeet.is_display_name_taken(text), powdermeet.send_friend_request(uuid),
-  powdermeet.get_social_snapshot(text), powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[])
+  powdermeet.get_social_snapshot(text), powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[]),
+  powdermeet.recompute_profile_stats(uuid), powdermeet.recompute_profile_edge_speeds(uuid), powdermeet.delete_user_account()
   from public, anon, authenticated;
 grant execute on function private.powdermeet_relation(uuid) to authenticated;
 grant execute on function powdermeet.is_display_name_taken(text) to anon, authenticated;
 grant execute on function powdermeet.send_friend_request(uuid), powdermeet.get_social_snapshot(text),
-  powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[])
+  powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[]),
+  powdermeet.recompute_profile_stats(uuid), powdermeet.recompute_profile_edge_speeds(uuid), powdermeet.delete_user_account()
   to authenticated;
