@@ -4,7 +4,7 @@
 -- nothing across a block, nothing to the anon key); blocks through the core's
 -- RPCs; the public catalog, pins and active manifests.
 begin;
-select plan(42);
+select plan(50);
 
 select tests.act_as_service();
 select (auth.gateway_sign_up('ria@example.test', 'correct horse', '{"display_name": "Ria"}') -> 'user' ->> 'id') as ria \gset
@@ -105,6 +105,35 @@ select is((select jsonb_array_length(powdermeet.get_social_snapshot('whistler') 
 delete from powdermeet.friendships where status = 'accepted' and (requester_id = :'cy' or addressee_id = :'cy');
 select is((select count(*)::int from social.friendships where user_a in (:'ria', :'cy') and user_b in (:'ria', :'cy')), 0,
   'deleting the accepted row unfriends (F7)');
+select tests.clear_authentication();
+
+-- Imported runs.
+select tests.act_as(:'ria');
+insert into powdermeet.imported_runs (profile_id, resort_id, difficulty, speed_ms, duration_s, vertical_m, distance_m,
+                                      max_grade_deg, run_at, dedup_hash, source, source_file_hash, conditions_fp)
+values (:'ria', 'whistler', 'blue', 9.1, 180, 410, 1600, 24, '2026-01-10T10:00:00Z', 'd1', 'gpx', 'f1', 'default');
+select is((select ended_at from activity.imported_runs where profile_id = :'ria'), '2026-01-10T10:03:00Z'::timestamptz,
+  'an app''s run is saved through the core, ending duration_s after it starts (I1)');
+select is((select runs_count from powdermeet.profile_stats where profile_id = :'ria'), 1, 'and the stats count it');
+insert into powdermeet.imported_runs (profile_id, resort_id, speed_ms, duration_s, vertical_m, distance_m, run_at, dedup_hash,
+                                      source, source_file_hash)
+values (:'ria', 'whistler', 9.1, 180, 410, 1600, '2026-01-10T10:00:00Z', 'd1', 'gpx', 'f1');
+select is((select count(*)::int from powdermeet.imported_runs), 1, 'the same run again is skipped as a duplicate');
+select throws_ok(format('insert into powdermeet.imported_runs (profile_id, resort_id, duration_s, vertical_m, distance_m, run_at, dedup_hash, source, source_file_hash) values (%L, %L, 1, 1, 1, now(), %L, %L, %L)',
+  :'bo', 'whistler', 'x', 'gpx', 'f'), 'P0001', 'not_allowed', 'no one imports runs for another');
+update powdermeet.imported_runs set trail_name = 'Upper Pony', vertical_m = 9999 where dedup_hash = 'd1';
+select is((select trail_name || '/' || vertical_m from powdermeet.imported_runs), 'Upper Pony/410',
+  'a rename changes the trail''s name and nothing else (I7)');
+select tests.clear_authentication();
+select tests.act_as(:'bo');
+update powdermeet.imported_runs set trail_name = 'Hacked';
+delete from powdermeet.imported_runs;
+select tests.clear_authentication();
+select is((select trail_name from activity.imported_runs where profile_id = :'ria'), 'Upper Pony', 'another person renames nothing');
+select is((select count(*)::int from activity.imported_runs where profile_id = :'ria'), 1, 'and deletes nothing');
+select tests.act_as(:'ria');
+delete from powdermeet.imported_runs where profile_id = :'ria';
+select is((select count(*)::int from powdermeet.imported_runs), 0, 'the owner deletes them (I8)');
 select tests.clear_authentication();
 
 -- Stats, learned speeds, account deletion.

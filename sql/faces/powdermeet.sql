@@ -321,6 +321,48 @@ begin
 end
 $$;
 
+-- ------------------------------------------------------------ imported runs
+
+-- I1–I9: one's own runs as the app reads them. A run the app inserts goes through the
+-- core's save (duplicates skipped, stats recomputed), ending `duration_s` after it
+-- starts; the app renames a run's trail; deleting uses the core's own-row RLS.
+create or replace view powdermeet.imported_runs with (security_invoker = true) as
+  select id, profile_id, resort_id, edge_id, difficulty, coalesce(speed_ms, 0) as speed_ms, peak_speed_ms, duration_s,
+         vertical_m, distance_m, coalesce(max_grade_deg, 0) as max_grade_deg, run_at, created_at, source, trail_name,
+         dedup_hash, source_file_hash, conditions_fp
+  from activity.imported_runs;
+
+create or replace function private.powdermeet_imported_runs_write() returns trigger
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := private.powdermeet_ensure_profile();
+begin
+  if tg_op = 'INSERT' then
+    if new.profile_id is distinct from v_uid then
+      perform private.fail('not_allowed', 'Import runs as yourself: profile_id must be your own id.');
+    end if;
+    if new.run_at is null or new.duration_s is null then
+      perform private.fail('run_invalid', 'Each run needs run_at and duration_s.');
+    end if;
+    perform activity.save_imported_runs(jsonb_build_array(jsonb_strip_nulls(to_jsonb(new))
+      || jsonb_build_object('ended_at', new.run_at + make_interval(secs => new.duration_s))));
+    return new;
+  end if;
+  if old.profile_id is distinct from v_uid then
+    return null;
+  end if;
+  -- Only the trail's name is the app's to change after the import.
+  update activity.imported_runs set trail_name = new.trail_name where id = old.id and profile_id = v_uid;
+  return new;
+end
+$$;
+
+drop trigger if exists imported_runs_write on powdermeet.imported_runs;
+create trigger imported_runs_write instead of insert or update on powdermeet.imported_runs
+  for each row execute function private.powdermeet_imported_runs_write();
+
 -- ------------------------------------------------------------ stats and learned speeds
 
 -- S1: one's own and friends' rollups (the core's RLS), with zeros where the app needs numbers.
@@ -389,13 +431,14 @@ grant select, insert, update on powdermeet.profiles to authenticated;
 grant select, insert, delete on powdermeet.user_blocks to authenticated;
 grant select, insert, update, delete on powdermeet.friendships to authenticated;
 grant select on powdermeet.profile_stats, powdermeet.profile_edge_speeds to authenticated;
+grant select, insert, update, delete on powdermeet.imported_runs to authenticated;
 grant select on powdermeet.skis_catalog, powdermeet.resort_snapshot_pins, powdermeet.current_resort_canonical_manifest
   to anon, authenticated;
 grant all on all tables in schema powdermeet to service_role;
 
 revoke all on function private.powdermeet_relation(uuid), private.powdermeet_username(uuid),
   private.powdermeet_ensure_profile(), private.powdermeet_profiles_write(), private.powdermeet_user_blocks_write(),
-  private.powdermeet_friendships_write(), powdermeet.is_display_name_taken(text), powdermeet.send_friend_request(uuid),
+  private.powdermeet_friendships_write(), private.powdermeet_imported_runs_write(), powdermeet.is_display_name_taken(text), powdermeet.send_friend_request(uuid),
   powdermeet.get_social_snapshot(text), powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[]),
   powdermeet.recompute_profile_stats(uuid), powdermeet.recompute_profile_edge_speeds(uuid), powdermeet.delete_user_account()
   from public, anon, authenticated;
