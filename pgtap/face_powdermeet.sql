@@ -4,7 +4,7 @@
 -- nothing across a block, nothing to the anon key); blocks through the core's
 -- RPCs; the public catalog, pins and active manifests.
 begin;
-select plan(50);
+select plan(57);
 
 select tests.act_as_service();
 select (auth.gateway_sign_up('ria@example.test', 'correct horse', '{"display_name": "Ria"}') -> 'user' ->> 'id') as ria \gset
@@ -134,6 +134,29 @@ select is((select count(*)::int from activity.imported_runs where profile_id = :
 select tests.act_as(:'ria');
 delete from powdermeet.imported_runs where profile_id = :'ria';
 select is((select count(*)::int from powdermeet.imported_runs), 0, 'the owner deletes them (I8)');
+select tests.clear_authentication();
+
+-- Live presence and devices.
+select tests.act_as(:'ria');
+insert into powdermeet.live_presence (user_id, resort_id, lat, lon, captured_at, accuracy_m)
+values (:'ria', 'whistler', 50.0598, -122.9573, summit.now(), 8);
+select is((select lat from meet.live_presence where user_id = :'ria'), 50.0598::double precision,
+  'a position goes in through the core''s broadcast (L2)');
+select throws_ok(format('insert into powdermeet.live_presence (user_id, resort_id, lat, lon, captured_at) values (%L, %L, 1, 1, now())',
+  :'bo', 'whistler'), 'P0001', 'not_allowed', 'no one publishes another''s position');
+insert into powdermeet.device_tokens (profile_id, token, platform, environment)
+values (:'ria', repeat('ab', 32), 'ios', 'sandbox');
+select is((select environment from powdermeet.device_tokens where profile_id = :'ria'), 'sandbox', 'a device registers through the core (D1)');
+select tests.clear_authentication();
+select tests.act_as(:'bo');
+select is((select count(*)::int from powdermeet.live_presence where user_id = :'ria'), 1, 'a friend sees the position (L1)');
+select is((select count(*)::int from powdermeet.device_tokens), 0, 'but no one else''s devices');
+delete from powdermeet.live_presence where user_id = :'ria';
+select tests.clear_authentication();
+select is((select count(*)::int from meet.live_presence where user_id = :'ria'), 1, 'nor can clear another''s position');
+select tests.act_as(:'ria');
+delete from powdermeet.live_presence where user_id = :'ria';
+select is((select count(*)::int from powdermeet.live_presence where user_id = :'ria'), 0, 'the owner clears it (L3)');
 select tests.clear_authentication();
 
 -- Stats, learned speeds, account deletion.

@@ -338,6 +338,7 @@ create or replace function private.powdermeet_imported_runs_write() returns trig
   as $$
 declare
   v_uid uuid := private.powdermeet_ensure_profile();
+  v_saved jsonb;
 begin
   if tg_op = 'INSERT' then
     if new.profile_id is distinct from v_uid then
@@ -346,8 +347,14 @@ begin
     if new.run_at is null or new.duration_s is null then
       perform private.fail('run_invalid', 'Each run needs run_at and duration_s.');
     end if;
-    perform activity.save_imported_runs(jsonb_build_array(jsonb_strip_nulls(to_jsonb(new))
+    -- A duplicate is skipped (the core's rule), whichever resolution an upsert asked for:
+    -- a run is the same physical run however often it is sent.
+    v_saved := activity.save_imported_runs(jsonb_build_array(jsonb_strip_nulls(to_jsonb(new))
       || jsonb_build_object('ended_at', new.run_at + make_interval(secs => new.duration_s))));
+    if (v_saved ->> 'inserted')::int = 0 then
+      return null;
+    end if;
+    select * into new from powdermeet.imported_runs where id = (v_saved -> 'ids' ->> 0)::uuid;
     return new;
   end if;
   if old.profile_id is distinct from v_uid then
@@ -362,6 +369,65 @@ $$;
 drop trigger if exists imported_runs_write on powdermeet.imported_runs;
 create trigger imported_runs_write instead of insert or update on powdermeet.imported_runs
   for each row execute function private.powdermeet_imported_runs_write();
+
+-- ------------------------------------------------------------ live presence and devices
+
+-- L1–L3: positions the caller may see (the core's RLS: one's own and unblocked
+-- friends'); publishing and clearing go through the core's RPCs, which check the
+-- packet and keep the newest sample. An upsert (L2) is the same publish.
+create or replace view powdermeet.live_presence with (security_invoker = true) as
+  select user_id, resort_id, lat, lon, captured_at, accuracy_m, node_id from meet.live_presence;
+
+create or replace function private.powdermeet_live_presence_write() returns trigger
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := private.powdermeet_ensure_profile();
+begin
+  if tg_op = 'INSERT' then
+    if new.user_id is distinct from v_uid then
+      perform private.fail('not_allowed', 'Publish your own position: user_id must be your own id.');
+    end if;
+    perform meet.broadcast_position(new.resort_id, new.lat, new.lon, new.captured_at, new.accuracy_m, p_node_id => new.node_id);
+    select * into new from powdermeet.live_presence where user_id = v_uid;
+    return new;
+  end if;
+  if old.user_id is distinct from v_uid then
+    return null;
+  end if;
+  perform meet.clear_my_position();
+  return old;
+end
+$$;
+
+drop trigger if exists live_presence_write on powdermeet.live_presence;
+create trigger live_presence_write instead of insert or delete on powdermeet.live_presence
+  for each row execute function private.powdermeet_live_presence_write();
+
+-- D1: one's own APNs tokens; registering (and moving a token to a new owner) is the core's.
+create or replace view powdermeet.device_tokens with (security_invoker = true) as
+  select id, profile_id, token, platform, environment, created_at, updated_at from social.device_tokens;
+
+create or replace function private.powdermeet_device_tokens_write() returns trigger
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := private.powdermeet_ensure_profile();
+begin
+  if new.profile_id is distinct from v_uid then
+    perform private.fail('not_allowed', 'Register a device for yourself: profile_id must be your own id.');
+  end if;
+  perform social.register_device_token(new.token, new.environment, new.platform);
+  select * into new from powdermeet.device_tokens where token = lower(btrim(new.token));
+  return new;
+end
+$$;
+
+drop trigger if exists device_tokens_write on powdermeet.device_tokens;
+create trigger device_tokens_write instead of insert on powdermeet.device_tokens
+  for each row execute function private.powdermeet_device_tokens_write();
 
 -- ------------------------------------------------------------ stats and learned speeds
 
@@ -432,13 +498,16 @@ grant select, insert, delete on powdermeet.user_blocks to authenticated;
 grant select, insert, update, delete on powdermeet.friendships to authenticated;
 grant select on powdermeet.profile_stats, powdermeet.profile_edge_speeds to authenticated;
 grant select, insert, update, delete on powdermeet.imported_runs to authenticated;
+grant select, insert, delete on powdermeet.live_presence to authenticated;
+grant select, insert on powdermeet.device_tokens to authenticated;
 grant select on powdermeet.skis_catalog, powdermeet.resort_snapshot_pins, powdermeet.current_resort_canonical_manifest
   to anon, authenticated;
 grant all on all tables in schema powdermeet to service_role;
 
 revoke all on function private.powdermeet_relation(uuid), private.powdermeet_username(uuid),
   private.powdermeet_ensure_profile(), private.powdermeet_profiles_write(), private.powdermeet_user_blocks_write(),
-  private.powdermeet_friendships_write(), private.powdermeet_imported_runs_write(), powdermeet.is_display_name_taken(text), powdermeet.send_friend_request(uuid),
+  private.powdermeet_friendships_write(), private.powdermeet_imported_runs_write(), private.powdermeet_live_presence_write(),
+  private.powdermeet_device_tokens_write(), powdermeet.is_display_name_taken(text), powdermeet.send_friend_request(uuid),
   powdermeet.get_social_snapshot(text), powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[]),
   powdermeet.recompute_profile_stats(uuid), powdermeet.recompute_profile_edge_speeds(uuid), powdermeet.delete_user_account()
   from public, anon, authenticated;

@@ -88,9 +88,18 @@ extension RestService {
                 }
             }
         }
+        var handedToTrigger = false
+        if conflict != nil {
+            do {
+                handedToTrigger = try await schemas.insertsThroughTrigger(schema: target.schema, table: target.table)
+            } catch {
+                throw Refusal(PostgRESTError.from(error, role: caller.role))
+            }
+        }
         let node = try await self.returning(query, target: target, preferences: preferences, caller: caller)
         let statement = query.insertStatement(target, body: JSONText.serialize(rows), columns: columns, conflict: conflict,
-                                              resolution: preferences.resolution, returning: node, format: media.body)
+                                              resolution: preferences.resolution, handedToTrigger: handedToTrigger,
+                                              returning: node, format: media.body)
         return try await mutation(statement, media: media, preferences: preferences, caller: caller, kind: .insert)
     }
 

@@ -114,4 +114,13 @@ actor SchemaCache {
             """
         }, read: { rows in try rows.map { try $0.decode(String.self, at: 0) } })
     }
+
+    /// Whether inserts into `schema.table` go through an INSTEAD OF trigger (a face's view):
+    /// PostgreSQL takes no `on conflict` there, so an upsert's resolution is the trigger's to apply.
+    func insertsThroughTrigger(schema: String, table: String) async throws -> Bool {
+        try await perTable("instead of insert", schema: schema, table: table, { qualified in
+            // tgtype: 4 is INSERT, 64 INSTEAD.
+            "select exists (select 1 from pg_trigger where tgrelid = to_regclass(\(qualified)) and tgtype & 68 = 68)"
+        }, read: { rows in try rows.scalar(Bool.self) })
+    }
 }

@@ -51,14 +51,24 @@ extension TableQuery {
     }
 
     /// `insert … select … from json_populate_recordset(…)`, with an `on conflict` clause for upserts.
+    /// `handedToTrigger`: the target takes inserts through an INSTEAD OF trigger, which is told the
+    /// upsert instead, in the transaction setting `summit.upsert` (`merge-duplicates` or
+    /// `ignore-duplicates`, a colon, the conflict columns), set before the first row reaches it.
     func insertStatement(_ target: TableTarget, body: String, columns: [String], conflict: [String]?,
-                         resolution: Preferences.Resolution?, returning node: ReadNode?, format: ReadStatement.Body) -> PostgresQuery {
+                         resolution: Preferences.Resolution?, handedToTrigger: Bool = false,
+                         returning node: ReadNode?, format: ReadStatement.Body) -> PostgresQuery {
         var builder = SQLBuilder()
         let input = builder.bind(body)
         let quoted = columns.map(PostgresQuery.quoteIdentifier).joined(separator: ", ")
-        let prelude = "summit_input as (select * from json_populate_recordset(null::\(target.qualified), \(input)::json)), "
+        var prelude = "summit_input as (select * from json_populate_recordset(null::\(target.qualified), \(input)::json)"
+        if handedToTrigger, let conflict, let resolution {
+            let upsert = builder.bind((resolution == .ignoreDuplicates ? "ignore-duplicates:" : "merge-duplicates:")
+                                      + conflict.joined(separator: ","))
+            prelude += " where set_config('summit.upsert', \(upsert), true) is not null"
+        }
+        prelude += "), "
         var sql = "insert into \(target.qualified) as \(target.alias) (\(quoted)) select \(quoted) from summit_input"
-        if let conflict, let resolution {
+        if let conflict, let resolution, !handedToTrigger {
             sql += " on conflict (" + conflict.map(PostgresQuery.quoteIdentifier).joined(separator: ", ") + ")"
             let updatable = columns.filter { !conflict.contains($0) }
             if resolution == .ignoreDuplicates || updatable.isEmpty {
