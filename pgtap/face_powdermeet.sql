@@ -4,7 +4,7 @@
 -- nothing across a block, nothing to the anon key); blocks through the core's
 -- RPCs; the public catalog, pins and active manifests.
 begin;
-select plan(57);
+select plan(66);
 
 select tests.act_as_service();
 select (auth.gateway_sign_up('ria@example.test', 'correct horse', '{"display_name": "Ria"}') -> 'user' ->> 'id') as ria \gset
@@ -134,6 +134,36 @@ select is((select count(*)::int from activity.imported_runs where profile_id = :
 select tests.act_as(:'ria');
 delete from powdermeet.imported_runs where profile_id = :'ria';
 select is((select count(*)::int from powdermeet.imported_runs), 0, 'the owner deletes them (I8)');
+select tests.clear_authentication();
+
+-- Meet requests: the app's insert is kept as legacy; the core's state machine decides the rest.
+select tests.act_as(:'ria');
+insert into powdermeet.meet_requests (sender_id, receiver_id, resort_id, meeting_node_id, meeting_node_elevation,
+                                      sender_eta_seconds, receiver_eta_seconds, status, expires_at)
+values (:'ria', :'bo', 'whistler', 'n-roundhouse', 1850, 420, 380, 'accepted', now() + interval '5 days');
+select id as meet from powdermeet.meet_requests where sender_id = :'ria' \gset
+select is((select status || '/' || (dataset_version is null) || '/' || (expires_at - created_at) from powdermeet.meet_requests where id = :'meet'),
+  'pending/true/00:30:00', 'the app''s meet is stored as a pending legacy request on the server''s 30 minutes (M1)');
+select throws_ok(format('insert into powdermeet.meet_requests (sender_id, receiver_id, resort_id, meeting_node_id, meeting_node_elevation, status) values (%L, %L, %L, %L, 1, %L)',
+  :'ria', :'cy', 'whistler', 'n1', 'pending'), 'P0001', 'not_friends', 'only to a friend');
+select throws_ok(format('insert into powdermeet.meet_requests (sender_id, receiver_id, resort_id, meeting_node_id, meeting_node_elevation, status) values (%L, %L, %L, %L, 1, %L)',
+  :'bo', :'ria', 'whistler', 'n1', 'pending'), 'P0001', 'not_sender', 'and only as oneself');
+select throws_ok(format('update powdermeet.meet_requests set status = %L where id = %L', 'accepted', :'meet'), '23514', 'illegal_meet_transition',
+  'the sender cannot accept their own request');
+update powdermeet.meet_requests set sender_eta_seconds = 300 where id = :'meet';
+select is((select sender_eta_seconds from powdermeet.meet_requests where id = :'meet'), 300::double precision, 'the sender updates their ETA (M5)');
+select tests.clear_authentication();
+select tests.act_as(:'cy');
+update powdermeet.meet_requests set status = 'accepted' where id = :'meet';
+select is((select count(*)::int from powdermeet.meet_requests), 0, 'a stranger sees no one''s meets');
+select tests.clear_authentication();
+select tests.act_as(:'bo');
+select throws_ok(format('update powdermeet.meet_requests set sender_eta_seconds = 1 where id = %L', :'meet'), '42501', 'not_your_route',
+  'the receiver cannot change the sender''s ETA');
+update powdermeet.meet_requests set status = 'accepted' where id = :'meet';
+select is((select status from powdermeet.meet_requests where id = :'meet'), 'accepted', 'the receiver accepts the legacy request (M2)');
+update powdermeet.meet_requests set status = 'expired' where id = :'meet';
+select is((select status from powdermeet.meet_requests where id = :'meet'), 'expired', 'either party ends it (M4)');
 select tests.clear_authentication();
 
 -- Live presence and devices.

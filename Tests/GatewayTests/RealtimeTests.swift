@@ -214,8 +214,9 @@ import Testing
             #expect(joined["status"] as? String == "ok", "\(joined)")
             let echoed = try #require((joined["response"] as? [String: Any])?["postgres_changes"] as? [[String: Any]])
             #expect(echoed.map { $0["table"] as? String } == ["profiles", "friendships"], "every binding is echoed, as clients check")
-            let system = try await client.next(timeout: .seconds(3)) { $0.event == "system" && $0.topic == "realtime:mixed" }
-            #expect(ContinuousClock.now - started < .seconds(3), "told at once, not after a client's timeout")
+            // Before the client libraries' 10-second join timeout would have said anything.
+            let system = try await client.next(timeout: .seconds(10)) { $0.event == "system" && $0.topic == "realtime:mixed" }
+            #expect(ContinuousClock.now - started < .seconds(10), "told at once, not after a client's timeout")
             #expect(system["ref"] is NSNull, "system messages carry no ref (realtime-py requires null)")
             #expect(system.body["status"] as? String == "error")
             #expect(system.body["extension"] as? String == "postgres_changes")

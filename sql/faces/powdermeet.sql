@@ -370,6 +370,75 @@ drop trigger if exists imported_runs_write on powdermeet.imported_runs;
 create trigger imported_runs_write instead of insert or update on powdermeet.imported_runs
   for each row execute function private.powdermeet_imported_runs_write();
 
+-- ------------------------------------------------------------ meet requests
+
+-- M1–M8: a party's requests as the app decodes them. The app's insert carries no
+-- dataset identity, so it is kept as a legacy request (migration 0109): friends
+-- only, on the server's 30 minutes, never canonical. Answers and ETA updates run
+-- as the caller through the core's state machine and RLS.
+create or replace view powdermeet.meet_requests with (security_invoker = true) as
+  select id, sender_id, receiver_id, resort_id, meeting_node_id, coalesce(meeting_node_elevation, 0) as meeting_node_elevation,
+         meeting_node_display_name, sender_position_node_id, receiver_position_node_id, sender_eta_seconds,
+         receiver_eta_seconds, sender_path_edge_ids, receiver_path_edge_ids, status, created_at, expires_at,
+         graph_snapshot_date::text as graph_snapshot_date, manifest_version, dataset_version
+  from meet.meet_requests;
+
+create or replace function private.powdermeet_meet_requests_insert() returns trigger
+  language plpgsql volatile security definer
+  set search_path = ''
+  as $$
+declare
+  v_uid uuid := private.powdermeet_ensure_profile();
+  v_id uuid;
+begin
+  if new.sender_id is distinct from v_uid then
+    perform private.fail('not_sender', 'A meet request is sent by the signed-in user as sender_id.');
+  end if;
+  if new.graph_snapshot_date is not null and new.graph_snapshot_date !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' then
+    perform private.fail('invalid_meet_plan', 'graph_snapshot_date is a date, YYYY-MM-DD.');
+  end if;
+  insert into meet.meet_requests (sender_id, receiver_id, resort_id, meeting_node_id, meeting_node_elevation,
+      meeting_node_display_name, sender_position_node_id, receiver_position_node_id, sender_start, receiver_start,
+      sender_eta_seconds, receiver_eta_seconds, sender_path_edge_ids, receiver_path_edge_ids, status,
+      created_at, expires_at, updated_at, graph_snapshot_date, manifest_version)
+  values (v_uid, new.receiver_id, new.resort_id, new.meeting_node_id, new.meeting_node_elevation,
+      new.meeting_node_display_name, new.sender_position_node_id, new.receiver_position_node_id,
+      case when new.sender_position_node_id is not null then jsonb_build_object('node', new.sender_position_node_id) end,
+      case when new.receiver_position_node_id is not null then jsonb_build_object('node', new.receiver_position_node_id) end,
+      new.sender_eta_seconds, new.receiver_eta_seconds, new.sender_path_edge_ids, new.receiver_path_edge_ids, 'pending',
+      summit.now(), summit.now() + meet.request_ttl(), summit.now(), new.graph_snapshot_date::date, new.manifest_version)
+  returning id into v_id;
+  select * into new from powdermeet.meet_requests where id = v_id;
+  return new;
+end
+$$;
+
+-- As the caller (not definer): the core's transition trigger and RLS decide who may do what.
+create or replace function private.powdermeet_meet_requests_update() returns trigger
+  language plpgsql volatile
+  set search_path = ''
+  as $$
+begin
+  update meet.meet_requests set status = new.status,
+    sender_eta_seconds = new.sender_eta_seconds, receiver_eta_seconds = new.receiver_eta_seconds,
+    sender_path_edge_ids = coalesce(new.sender_path_edge_ids, '{}'), receiver_path_edge_ids = coalesce(new.receiver_path_edge_ids, '{}'),
+    sender_position_node_id = new.sender_position_node_id, receiver_position_node_id = new.receiver_position_node_id
+  where id = old.id;
+  if not found then
+    return null;
+  end if;
+  select * into new from powdermeet.meet_requests where id = old.id;
+  return new;
+end
+$$;
+
+drop trigger if exists meet_requests_insert on powdermeet.meet_requests;
+create trigger meet_requests_insert instead of insert on powdermeet.meet_requests
+  for each row execute function private.powdermeet_meet_requests_insert();
+drop trigger if exists meet_requests_update on powdermeet.meet_requests;
+create trigger meet_requests_update instead of update on powdermeet.meet_requests
+  for each row execute function private.powdermeet_meet_requests_update();
+
 -- ------------------------------------------------------------ live presence and devices
 
 -- L1–L3: positions the caller may see (the core's RLS: one's own and unblocked
@@ -499,6 +568,7 @@ grant select, insert, update, delete on powdermeet.friendships to authenticated;
 grant select on powdermeet.profile_stats, powdermeet.profile_edge_speeds to authenticated;
 grant select, insert, update, delete on powdermeet.imported_runs to authenticated;
 grant select, insert, delete on powdermeet.live_presence to authenticated;
+grant select, insert, update on powdermeet.meet_requests to authenticated;
 grant select, insert on powdermeet.device_tokens to authenticated;
 grant select on powdermeet.skis_catalog, powdermeet.resort_snapshot_pins, powdermeet.current_resort_canonical_manifest
   to anon, authenticated;
@@ -507,11 +577,12 @@ grant all on all tables in schema powdermeet to service_role;
 revoke all on function private.powdermeet_relation(uuid), private.powdermeet_username(uuid),
   private.powdermeet_ensure_profile(), private.powdermeet_profiles_write(), private.powdermeet_user_blocks_write(),
   private.powdermeet_friendships_write(), private.powdermeet_imported_runs_write(), private.powdermeet_live_presence_write(),
-  private.powdermeet_device_tokens_write(), powdermeet.is_display_name_taken(text), powdermeet.send_friend_request(uuid),
+  private.powdermeet_device_tokens_write(), private.powdermeet_meet_requests_insert(), powdermeet.is_display_name_taken(text), powdermeet.send_friend_request(uuid),
   powdermeet.get_social_snapshot(text), powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[]),
   powdermeet.recompute_profile_stats(uuid), powdermeet.recompute_profile_edge_speeds(uuid), powdermeet.delete_user_account()
   from public, anon, authenticated;
 grant execute on function private.powdermeet_relation(uuid) to authenticated;
+grant execute on function private.powdermeet_meet_requests_update() to authenticated;
 grant execute on function powdermeet.is_display_name_taken(text) to anon, authenticated;
 grant execute on function powdermeet.send_friend_request(uuid), powdermeet.get_social_snapshot(text),
   powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[]),

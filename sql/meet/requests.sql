@@ -111,6 +111,26 @@ begin
     perform private.fail('not_friends', 'Only friends can plan a meet; send a friend request first.');
   end if;
 
+  -- A legacy request (migration 0109), written by definer code on the sender's behalf
+  -- (an app face): kept as sent, on the server's clock, never canonical.
+  if new.dataset_version is null and private.internal() and v_uid is not null and new.sender_id = v_uid then
+    if coalesce(btrim(new.meeting_node_id), '') = '' then
+      perform private.fail('invalid_meet_plan', 'A meet needs the meeting node it ends at.');
+    end if;
+    new.rendezvous_point_id := null;
+    new.meeting_node_display_name := coalesce(nullif(btrim(new.meeting_node_display_name), ''), new.meeting_node_id);
+    new.sender_path_edge_ids := coalesce(new.sender_path_edge_ids, '{}');
+    new.receiver_path_edge_ids := coalesce(new.receiver_path_edge_ids, '{}');
+    new.status := 'pending';
+    new.created_at := v_now;
+    new.expires_at := v_now + meet.request_ttl();
+    new.updated_at := v_now;
+    new.accepted_at := null;
+    new.ended_at := null;
+    new.ended_by := null;
+    return new;
+  end if;
+
   if new.dataset_version is null or new.dataset_version !~ '^m[1-9][0-9]{0,8}-v[0-9]+-[0-9a-f]{64}$' then
     perform private.fail('dataset_version_required',
       'Plan on a published canonical dataset and send its full identity, m<manifest>-<graph version>-<64-hex sha256>.');
@@ -241,10 +261,10 @@ begin
       raise exception using errcode = '42501', message = 'not_your_route',
         hint = 'Each party updates only their own start, path and ETA.';
     end if;
-    if meet.path_problem(new.sender_path_edge_ids, 'sender_path_edge_ids') is not null
+    if old.dataset_version is not null and (meet.path_problem(new.sender_path_edge_ids, 'sender_path_edge_ids') is not null
        or meet.path_problem(new.receiver_path_edge_ids, 'receiver_path_edge_ids') is not null
        or meet.start_problem(new.sender_start, 'sender_start') is not null
-       or meet.start_problem(new.receiver_start, 'receiver_start') is not null then
+       or meet.start_problem(new.receiver_start, 'receiver_start') is not null) then
       perform private.fail('invalid_meet_plan', coalesce(
         meet.start_problem(new.sender_start, 'sender_start'), meet.start_problem(new.receiver_start, 'receiver_start'),
         meet.path_problem(new.sender_path_edge_ids, 'sender_path_edge_ids'),
@@ -266,9 +286,6 @@ begin
       end if;
       if old.expires_at <= v_now then
         perform private.fail('meet_request_expired', 'This request has expired; ask your friend to plan the meet again.');
-      end if;
-      if old.dataset_version is null then
-        perform private.fail('legacy_meet_request', 'This request carries no dataset identity and cannot be activated; plan a new meet.');
       end if;
       if not private.may_meet(old.sender_id, old.receiver_id) then
         perform private.fail('not_friends', 'Only friends can meet.');

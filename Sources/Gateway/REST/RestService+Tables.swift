@@ -134,7 +134,8 @@ extension RestService {
                                                      : Self.contentRange(lower: 1, upper: 0, total: total))
         let status = kind == .insert ? 201 : 200
         if preferences.returning == .representation {
-            if media.isSingle { return try singleObject(row.body, count: row.count, headers: headers) }
+            // An insert answered as one object is still 201 Created, as PostgREST answers it.
+            if media.isSingle { return try singleObject(row.body, count: row.count, headers: headers, status: status) }
             return Self.body(status, row.body, media: media, headers: headers)
         }
         return HTTPResponse(status: kind == .insert ? 201 : 204, headers: headers)

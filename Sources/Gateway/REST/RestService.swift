@@ -145,7 +145,7 @@ struct RestService: Sendable {
         return HTTPResponse(status: status, headers: headers, body: Array(text.utf8))
     }
 
-    func singleObject(_ json: String, count: Int, headers: HTTPHeaders) throws(Refusal) -> HTTPResponse {
+    func singleObject(_ json: String, count: Int, headers: HTTPHeaders, status: Int = 200) throws(Refusal) -> HTTPResponse {
         let trimmed = json.trimmingCharacters(in: .whitespacesAndNewlines)
         guard count == 1, trimmed.hasPrefix("["), trimmed.hasSuffix("]") else {
             throw PostgRESTError.refusal(406, "PGRST116", "JSON object requested, multiple (or no) rows returned",
@@ -155,7 +155,7 @@ struct RestService: Sendable {
         let object = String(trimmed.dropFirst().dropLast())
         var headers = headers
         headers.set("content-type", "application/vnd.pgrst.object+json; charset=utf-8")
-        return HTTPResponse(status: 200, headers: headers, body: Array(object.utf8))
+        return HTTPResponse(status: status, headers: headers, body: Array(object.utf8))
     }
 
     /// The page a read asks for: `limit`/`offset`, narrowed by a `Range: first-last` header.
