@@ -34,7 +34,7 @@ SERVED = {
     "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8",
     "F1", "F2", "F3", "F4", "F5", "F6", "F7", "B1", "B2", "B3",
     "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8",
-    "L1", "L2", "L3", "I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "S1", "E1", "K1", "D1", "SP1", "CM1", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "RT5",
+    "L1", "L2", "L3", "I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "S1", "E1", "K1", "D1", "SP1", "CM1", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "RT1", "RT2", "RT3", "RT5",
 }
 
 # ------------------------------------------------------------------ the app's row types
@@ -719,7 +719,9 @@ async def main():
                     break
                 if message.get("event") == "broadcast" and message["payload"].get("event") == "pos":
                     got = message["payload"].get("payload", {})
-                    return None if got.get("u") == packet["u"] and got.get("lat") == packet["lat"] else f"pos arrived as {got}"
+                    # Swift's UUID(uuidString:) reads either case.
+                    same = str(got.get("u", "")).upper() == packet["u"] and got.get("lat") == packet["lat"] and got.get("r") == packet["r"]
+                    return None if same else f"pos arrived as {got}"
             return "the friend's pos never arrived"
     await replay.call("RT3", "pos on pos:resort:<R>", lambda: pos_on("pos:resort:whistler-blackcomb"))
     await replay.call("RT4", "pos on pos:cell:<geohash6>", lambda: pos_on("pos:cell:c2b2qe"))

@@ -561,6 +561,21 @@ create or replace view powdermeet.current_resort_canonical_manifest with (securi
   from mountain.resort_canonical_active a
   join mountain.resort_canonical_publication p on p.id = a.publication_id;
 
+-- ------------------------------------------------------------ realtime
+
+-- RT1, RT2: changes told as the face's rows (private.realtime_change with '@'): the
+-- subscriber re-reads powdermeet.friendships / meet_requests by the key, as itself.
+-- A request's insert and answer are the friendship row's; an unfriending is its delete.
+drop trigger if exists realtime_changes_as_friendships on social.friend_requests;
+create trigger realtime_changes_as_friendships after insert or update on social.friend_requests
+  for each row execute function private.realtime_change('@powdermeet.friendships', 'id', 'from_id', 'to_id');
+drop trigger if exists realtime_changes_as_friendships on social.friendships;
+create trigger realtime_changes_as_friendships after delete on social.friendships
+  for each row execute function private.realtime_change('@powdermeet.friendships', 'user_a,user_b', 'user_a', 'user_b');
+drop trigger if exists realtime_changes_as_meet_requests on meet.meet_requests;
+create trigger realtime_changes_as_meet_requests after insert or update or delete on meet.meet_requests
+  for each row execute function private.realtime_change('@powdermeet.meet_requests', 'id', 'sender_id', 'receiver_id');
+
 revoke all on all tables in schema powdermeet from anon, authenticated;
 grant select, insert, update on powdermeet.profiles to authenticated;
 grant select, insert, delete on powdermeet.user_blocks to authenticated;

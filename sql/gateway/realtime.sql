@@ -140,7 +140,9 @@ $$;
 -- it tells changes:{party} for every party of the old and the new row
 --   {"schema":…,"table":…,"type":"INSERT|UPDATE|DELETE","key":{pk…},"at":commit time}
 -- — ids only: subscribers re-read the row under RLS, so nothing reaches anyone RLS
--- would not show them, and payloads stay far from NOTIFY's limit.
+-- would not show them, and payloads stay far from NOTIFY's limit. With a first
+-- argument '@schema.view' the change is told as one of that view (an app face's),
+-- whose rows the key finds; such a trigger is named realtime_changes_as_<view>.
 create or replace function private.realtime_change() returns trigger
   language plpgsql
   set search_path = ''
@@ -153,22 +155,30 @@ declare
   v_parties text[] := '{}';
   v_party text;
   v_payload text;
+  v_first integer := 0;
+  v_schema text := tg_table_schema;
+  v_table text := tg_table_name;
 begin
-  if tg_nargs < 2 then
+  if tg_nargs > 0 and left(tg_argv[0], 1) = '@' then
+    v_schema := split_part(substr(tg_argv[0], 2), '.', 1);
+    v_table := split_part(tg_argv[0], '.', 2);
+    v_first := 1;
+  end if;
+  if tg_nargs - v_first < 2 then
     raise exception using
       message = format('private.realtime_change on %I.%I needs the key columns and at least one party column', tg_table_schema, tg_table_name),
       hint = 'attach it as private.realtime_change(''id'', ''owner_id'')';
   end if;
-  foreach v_column in array string_to_array(tg_argv[0], ',') loop
+  foreach v_column in array string_to_array(tg_argv[v_first], ',') loop
     v_key := v_key || jsonb_build_object(v_column, v_row -> v_column);
   end loop;
-  for i in 1..tg_nargs - 1 loop
+  for i in v_first + 1..tg_nargs - 1 loop
     v_party := v_row ->> tg_argv[i];
     if v_party is not null then v_parties := v_parties || v_party; end if;
     v_party := v_old ->> tg_argv[i];
     if v_party is not null then v_parties := v_parties || v_party; end if;
   end loop;
-  v_payload := jsonb_build_object('schema', tg_table_schema, 'table', tg_table_name, 'type', tg_op, 'key', v_key,
+  v_payload := jsonb_build_object('schema', v_schema, 'table', v_table, 'type', tg_op, 'key', v_key,
     'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))::text;
   foreach v_party in array (select array_agg(distinct p) from unnest(v_parties) p) loop
     perform pg_notify('changes:' || v_party, v_payload);

@@ -6,14 +6,18 @@ struct ChangeBinding: Sendable {
     var id: Int
     /// `*`, `INSERT`, `UPDATE` or `DELETE`, echoed as sent.
     var event: String
+    /// The schema as the client named it, echoed in replies and changes.
     var schema: String
     var table: String
+    /// The schema the changes come from: the app's face where an app's key names `public`.
+    var source: String
     /// The filter as sent (`column=op.value`), echoed in the join reply.
     var filterText: String?
     var filter: TableQuery.Filter?
 
     /// Reads one binding from a join's config; nil with the reason when it cannot be served.
-    static func parse(_ object: [String: Any], id: Int) throws(BindingProblem) -> ChangeBinding {
+    /// `app`: the socket's key is an app's, whose client means its face by `public`.
+    static func parse(_ object: [String: Any], id: Int, app: AppFace? = nil) throws(BindingProblem) -> ChangeBinding {
         let event = (object["event"] as? String) ?? "*"
         guard ["*", "INSERT", "UPDATE", "DELETE"].contains(event) else {
             throw BindingProblem("event must be *, INSERT, UPDATE or DELETE, not \(event)")
@@ -22,7 +26,8 @@ struct ChangeBinding: Sendable {
         guard let table = object["table"] as? String, !table.isEmpty, table != "*" else {
             throw BindingProblem("name the table: Summit sends changes of one table per binding")
         }
-        var binding = ChangeBinding(id: id, event: event, schema: schema, table: table)
+        var binding = ChangeBinding(id: id, event: event, schema: schema, table: table,
+                                    source: schema == "public" ? app?.schema ?? schema : schema)
         if let text = object["filter"] as? String, !text.isEmpty {
             binding.filterText = text
             guard let equals = text.firstIndex(of: "=") else {
@@ -39,7 +44,7 @@ struct ChangeBinding: Sendable {
     }
 
     func matches(_ notice: ChangeNotice) -> Bool {
-        schema == notice.schema && table == notice.table && (event == "*" || event == notice.type)
+        source == notice.schema && table == notice.table && (event == "*" || event == notice.type)
     }
 
     /// The binding as the platform names it when it cannot subscribe it.

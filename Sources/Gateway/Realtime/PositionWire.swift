@@ -6,11 +6,13 @@ import Relay
 /// `lon`, `at`, …) plus its freshness, as the apps read packets from the hosted
 /// broadcast. Written by hand: this runs once per subscriber per packet.
 enum PositionWire {
-    static func message(for event: RelayEvent, topic: String, serializer: PhoenixMessage.Serializer) -> String? {
+    /// `positionEvent`: the event friends' positions arrive as (`pos` for the PowderMeet app).
+    static func message(for event: RelayEvent, topic: String, serializer: PhoenixMessage.Serializer,
+                        positionEvent: String = "position") -> String? {
         let body: String
         switch event {
         case .position(let position):
-            body = broadcast("position", packet(position))
+            body = broadcast(positionEvent, packet(position))
         case .social(let generation, let friends):
             body = broadcast("friends", #"{"generation":\#(generation),"friends":["#
                 + friends.map { JSONText.quote($0.uuidString.lowercased()) }.joined(separator: ",") + "]}")

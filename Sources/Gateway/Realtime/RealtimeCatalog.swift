@@ -26,6 +26,8 @@ actor RealtimeCatalog {
                                                  order by a.attnum), '[]')::text
                         from pg_attribute a where a.attrelid = to_regclass(\(qualified)) and a.attnum > 0 and not a.attisdropped)
                 where exists (select 1 from pg_trigger where tgrelid = to_regclass(\(qualified)) and tgname = 'realtime_changes')
+                   or exists (select 1 from pg_trigger where tgname like 'realtime\\_changes\\_as\\_%'
+                              and split_part(encode(tgargs, 'escape'), '\\000', 1) = '@' || \(schema) || '.' || \(table))
                 """)
             return try rows.first.map { try $0.decode(String.self, at: 0) }
         }
@@ -40,7 +42,11 @@ actor RealtimeCatalog {
             try await connection.query("""
                 select n.nspname || '.' || c.relname from pg_trigger t
                 join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
-                where t.tgname = 'realtime_changes' order by 1
+                where t.tgname = 'realtime_changes'
+                union
+                select substr(split_part(encode(tgargs, 'escape'), '\\000', 1), 2) from pg_trigger
+                where tgname like 'realtime\\_changes\\_as\\_%'
+                order by 1
                 """).map { try $0.decode(String.self, at: 0) }
         }
     }

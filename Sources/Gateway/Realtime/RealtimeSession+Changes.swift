@@ -9,13 +9,13 @@ extension RealtimeSession {
     /// a `system` message with status error (so clients learn at once, not by
     /// timeout), subscribing none of the channel's bindings; so does Summit. A binding
     /// that cannot be read at all (a bad event or filter) refuses the join.
-    func changeBindings(_ requested: [[String: Any]]) async throws(RealtimeProblem) -> (bindings: [ChangeBinding], unpublished: String?) {
+    func changeBindings(_ requested: [[String: Any]], app: AppFace?) async throws(RealtimeProblem) -> (bindings: [ChangeBinding], unpublished: String?) {
         var bindings: [ChangeBinding] = []
         var unpublished: [ChangeBinding] = []
         do {
             for (index, object) in requested.enumerated() {
-                let binding = try ChangeBinding.parse(object, id: Int.random(in: 1...Int(Int32.max)) &+ index)
-                if try await service.catalog.published(schema: binding.schema, table: binding.table) == nil { unpublished.append(binding) }
+                let binding = try ChangeBinding.parse(object, id: Int.random(in: 1...Int(Int32.max)) &+ index, app: app)
+                if try await service.catalog.published(schema: binding.source, table: binding.table) == nil { unpublished.append(binding) }
                 bindings.append(binding)
             }
         } catch let problem as BindingProblem {
@@ -61,8 +61,9 @@ extension RealtimeSession {
                 }
             }
             guard !ids.isEmpty, channels[channel.topic] === channel else { continue }
+            // The schema as the client's binding names it (an app's `public` for its face).
             var data = #"{"columns":"# + table.columnsJSON + #","commit_timestamp":"# + JSONText.quote(notice.commitTimestamp)
-                + #","errors":null,"schema":"# + JSONText.quote(notice.schema) + #","table":"# + JSONText.quote(notice.table)
+                + #","errors":null,"schema":"# + JSONText.quote(matching[0].schema) + #","table":"# + JSONText.quote(notice.table)
                 + #","type":"# + JSONText.quote(notice.type)
             if let record { data += #","record":"# + record }
             if notice.type != "INSERT" { data += #","old_record":"# + notice.keyJSON }

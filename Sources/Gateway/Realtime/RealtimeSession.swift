@@ -150,7 +150,7 @@ actor RealtimeSession {
                 return send(PhoenixMessage.refusal(to: message, "sign in to receive postgres_changes", serializer: serializer))
             }
             do {
-                let resolved = try await changeBindings(requested)
+                let resolved = try await changeBindings(requested, app: caller.app)
                 channel.bindings = resolved.bindings
                 unpublished = resolved.unpublished
             } catch {
@@ -205,12 +205,15 @@ actor RealtimeSession {
         }
         channel.positions = subscription
         let socket = socket, serializer = serializer, topic = channel.topic
+        let positionEvent = channel.caller.app == .powdermeet ? "pos" : "position"
         channel.pump = Task {
             while let batch = await subscription.nextBatch() {
                 await socket.waitForRoom()
                 guard !socket.isClosed else { break }
                 for event in batch {
-                    if let text = PositionWire.message(for: event, topic: topic, serializer: serializer) { socket.send(text: text) }
+                    if let text = PositionWire.message(for: event, topic: topic, serializer: serializer, positionEvent: positionEvent) {
+                        socket.send(text: text)
+                    }
                 }
             }
         }
@@ -263,9 +266,10 @@ actor RealtimeSession {
     /// The caller a join's `access_token` names (the socket's key when there is none).
     private func caller(for token: Any?) async throws(RealtimeProblem) -> RequestCaller {
         guard let text = token as? String, !text.isEmpty else { return socketCaller }
-        let caller: RequestCaller
+        var caller: RequestCaller
         do {
             caller = try context.credentials.verify(text, now: context.clock())
+            caller.app = socketCaller.app
         } catch .badToken(.expired) {
             throw RealtimeProblem("Token has expired: refresh the session and join again with the new access token")
         } catch {
@@ -325,7 +329,9 @@ actor RealtimeSession {
         var failure: String?
         switch channel.kind {
         case .resortPositions(let resort):
-            if event == "position", let user = channel.caller.userID, let sample = body as? [String: Any] {
+            // The PowderMeet app sends its packets as event pos.
+            if event == "position" || (event == "pos" && channel.caller.app == .powdermeet),
+               let user = channel.caller.userID, let sample = body as? [String: Any] {
                 failure = await publishPosition(sample, resort: resort, user: user, caller: channel.caller)
             } else {
                 failure = "position channels carry event position with {lat, lon, at, acc…}; the server relays them to friends"
