@@ -4,7 +4,7 @@
 -- nothing across a block, nothing to the anon key); blocks through the core's
 -- RPCs; the public catalog, pins and active manifests.
 begin;
-select plan(66);
+select plan(71);
 
 select tests.act_as_service();
 select (auth.gateway_sign_up('ria@example.test', 'correct horse', '{"display_name": "Ria"}') -> 'user' ->> 'id') as ria \gset
@@ -199,6 +199,22 @@ select throws_ok(format('select powdermeet.recompute_profile_edge_speeds(%L)', :
 select tests.clear_authentication();
 select tests.act_as(:'cy');
 select lives_ok('select powdermeet.delete_user_account()', 'an account deletes itself under the app''s name (R8)');
+select tests.clear_authentication();
+
+-- Avatars: public to look at, one's own to put.
+select tests.act_as(:'bo');
+select lives_ok(format('insert into storage.objects (bucket_id, name, owner, content) values (%L, %L, %L, %L)', 'powdermeet-avatars',
+  :'bo' || '/avatar.jpg', :'bo', '\xffd8ffd9'), 'one puts one''s own avatar (ST1)');
+select throws_ok(format('insert into storage.objects (bucket_id, name, owner, content) values (%L, %L, %L, %L)', 'powdermeet-avatars',
+  :'ria' || '/avatar.jpg', :'bo', '\xffd8ffd9'), '42501', null, 'not another''s');
+select throws_ok(format('insert into storage.objects (bucket_id, name, owner, content) values (%L, %L, %L, %L)', 'powdermeet-avatars',
+  :'bo' || '/other.jpg', :'bo', '\xffd8ffd9'), '42501', null, 'nor anything but avatar.jpg');
+select tests.clear_authentication();
+select tests.act_as(:'ria');
+select is((select count(*)::int from storage.objects where bucket_id = 'powdermeet-avatars'), 1,
+  'anyone may look at it (the public URL reads the public bucket, ST2)');
+select is((select count(*)::int from storage.objects where bucket_id = 'avatars' and name like :'bo' || '/%'), 0,
+  'and it is not in AirStrive''s avatars');
 select tests.clear_authentication();
 
 -- The anon key.

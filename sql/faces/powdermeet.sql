@@ -561,6 +561,24 @@ create or replace view powdermeet.current_resort_canonical_manifest with (securi
   from mountain.resort_canonical_active a
   join mountain.resort_canonical_publication p on p.id = a.publication_id;
 
+-- ------------------------------------------------------------ avatars
+
+-- ST1–ST3: one picture per person at `<own id>/avatar.jpg` in the public bucket
+-- (migration 0110): anyone may look at it, only its person may put or remove it.
+drop policy if exists objects_powdermeet_avatars_read on storage.objects;
+create policy objects_powdermeet_avatars_read on storage.objects for select to anon, authenticated
+  using (bucket_id = 'powdermeet-avatars');
+drop policy if exists objects_powdermeet_avatars_insert on storage.objects;
+create policy objects_powdermeet_avatars_insert on storage.objects for insert to authenticated
+  with check (bucket_id = 'powdermeet-avatars' and name = (select auth.uid())::text || '/avatar.jpg');
+drop policy if exists objects_powdermeet_avatars_update on storage.objects;
+create policy objects_powdermeet_avatars_update on storage.objects for update to authenticated
+  using (bucket_id = 'powdermeet-avatars' and name = (select auth.uid())::text || '/avatar.jpg')
+  with check (bucket_id = 'powdermeet-avatars' and name = (select auth.uid())::text || '/avatar.jpg');
+drop policy if exists objects_powdermeet_avatars_delete on storage.objects;
+create policy objects_powdermeet_avatars_delete on storage.objects for delete to authenticated
+  using (bucket_id = 'powdermeet-avatars' and name = (select auth.uid())::text || '/avatar.jpg');
+
 -- ------------------------------------------------------------ realtime
 
 -- RT1, RT2: changes told as the face's rows (private.realtime_change with '@'): the

@@ -13,6 +13,24 @@ public enum AppFace: String, Sendable, CaseIterable {
     public var serviceRoleKeyName: String { "SUMMIT_\(rawValue.uppercased())_SERVICE_ROLE_KEY" }
 
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// The storage bucket a bucket name of the app's means: its own where the app and
+    /// the core share a name (both call their pictures' bucket `avatars`).
+    public func bucket(_ requested: String) -> String {
+        switch (self, requested) {
+        case (.powdermeet, "avatars"): "powdermeet-avatars"
+        default: requested
+        }
+    }
+
+    /// The bucket a keyless public read means: an app's own where the object's name has
+    /// the shape only that app gives it (PowderMeet's `<user id>/avatar.jpg`).
+    public static func publicBucket(_ requested: String, name: String) -> String {
+        if requested == "avatars", name.range(of: #"^[0-9a-f-]{36}/avatar\.jpg$"#, options: .regularExpression) != nil {
+            return AppFace.powdermeet.bucket(requested)
+        }
+        return requested
+    }
 }
 
 /// One app's anon and service role keys.

@@ -31,6 +31,26 @@ enum StorageRoute: Equatable {
         }
     }
 
+    /// The route with each bucket name replaced by `map`'s.
+    func rebucketed(_ map: (String) -> String) -> StorageRoute {
+        switch self {
+        case .listBuckets, .createBucket, .move, .copy: self
+        case .getBucket(let id): .getBucket(map(id))
+        case .updateBucket(let id): .updateBucket(map(id))
+        case .deleteBucket(let id): .deleteBucket(map(id))
+        case .emptyBucket(let id): .emptyBucket(map(id))
+        case .listObjects(let bucket): .listObjects(bucket: map(bucket))
+        case .info(let bucket, let name, let publicOnly): .info(bucket: map(bucket), name: name, publicOnly: publicOnly)
+        case .signOne(let bucket, let name): .signOne(bucket: map(bucket), name: name)
+        case .signMany(let bucket): .signMany(bucket: map(bucket))
+        case .signedDownload(let bucket, let name): .signedDownload(bucket: map(bucket), name: name)
+        case .upload(let bucket, let name, let replacing): .upload(bucket: map(bucket), name: name, replacing: replacing)
+        case .download(let bucket, let name, let publicOnly): .download(bucket: map(bucket), name: name, publicOnly: publicOnly)
+        case .remove(let bucket, let name): .remove(bucket: map(bucket), name: name)
+        case .removeMany(let bucket): .removeMany(bucket: map(bucket))
+        }
+    }
+
     static func parse(_ method: HTTPMethod, _ path: [Substring]) throws(Refusal) -> StorageRoute {
         switch path.first {
         case "bucket": return try bucketRoute(method, Array(path.dropFirst()))

@@ -16,14 +16,23 @@ struct StorageService: Sendable {
     func respond(to request: HTTPRequest, path: ArraySlice<Substring>) async -> HTTPResponse {
         do {
             let route = try StorageRoute.parse(request.method, Array(path))
-            guard route.needsCredentials else { return try await respondWithoutCredentials(request, route) }
+            guard route.needsCredentials else {
+                // A keyless read names no app: an object's own shape says whose bucket it is.
+                return try await respondWithoutCredentials(request, route.rebucketed { bucket in
+                    switch route {
+                    case .download(_, let name, _), .info(_, let name, _): AppFace.publicBucket(bucket, name: name)
+                    default: bucket
+                    }
+                })
+            }
             let caller: RequestCaller
             do {
                 caller = try context.credentials.caller(of: request, now: context.clock())
             } catch {
                 throw StorageError.refusal(error.isExpired ? 400 : 403, error.isExpired ? "InvalidJWT" : "Unauthorized", error.message)
             }
-            return try await respond(request, route, caller: caller)
+            // An app's key means the app's own buckets where it shares a name with the core.
+            return try await respond(request, caller.app.map { app in route.rebucketed(app.bucket) } ?? route, caller: caller)
         } catch {
             return StorageError.answer(for: error)
         }
