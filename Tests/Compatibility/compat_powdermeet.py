@@ -18,6 +18,7 @@ import secrets
 import time
 import urllib.parse
 import uuid
+import zlib
 
 import httpx
 import websockets
@@ -34,7 +35,7 @@ SERVED = {
     "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8",
     "F1", "F2", "F3", "F4", "F5", "F6", "F7", "B1", "B2", "B3",
     "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8",
-    "L1", "L2", "L3", "I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "S1", "E1", "K1", "D1", "SP1", "CM1", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "ST1", "ST2", "ST3", "RT1", "RT2", "RT3", "RT5",
+    "L1", "L2", "L3", "I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "S1", "E1", "K1", "D1", "SP1", "CM1", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "FN1", "ST1", "ST2", "ST3", "RT1", "RT2", "RT3", "RT5",
 }
 
 # ------------------------------------------------------------------ the app's row types
@@ -599,10 +600,32 @@ async def main():
         return response
 
     async def fn1():
-        response = await function("get-resort-graph", {"resort_id": "whistler-blackcomb"}, ria["token"])
+        # A resort with no manifest: 404, which the app takes as "no canonical graph".
+        missing = await function("get-resort-graph", {"resort_id": "whistler-blackcomb"}, ria["token"])
+        if missing.status_code != 404 or "error" not in missing.json():
+            return f"a resort without a manifest answered {missing.status_code}: {missing.text[:200]}"
+        # A published one, signed out (the anon key): fetch, then the blob, inflated, hashes to sha256.
+        response = await function("get-resort-graph", {"resort_id": CONFIG["graph_resort"]})
         if why := status_is(response, 200):
             return why
-        return None if response.json().get("status") in ("cache_valid", "fetch", "not_built") else response.text[:200]
+        found = response.json()
+        if found.get("status") != "fetch" or not found.get("blob_url") or found.get("current_manifest_version") != found.get("manifest_version"):
+            return f"not a fetch answer: {response.text[:300]}"
+        blob = await http.get(found["blob_url"])
+        if why := status_is(blob, 200):
+            return f"the blob: {why}"
+        if hashlib.sha256(zlib.decompress(blob.content, -15)).hexdigest() != found["sha256"]:
+            return "the inflated blob does not hash to sha256"
+        if not found.get("live_status_url"):
+            return f"no live_status_url though the resort has a status sidecar: {found}"
+        live = await http.get(found["live_status_url"])
+        body = live.json() if live.status_code == 200 else {}
+        if not (isinstance(body.get("lifts"), dict) and isinstance(body.get("trails"), dict) and body.get("resort_id") == CONFIG["graph_resort"]
+                and (body["lifts"] or body["trails"])):
+            return f"the live status is not the app's shape: {live.status_code} {live.text[:300]}"
+        again = await function("get-resort-graph", {"resort_id": CONFIG["graph_resort"], "cached_manifest_version": found["manifest_version"],
+                                                    "cached_content_sha256": found["sha256"]}, ria["token"])
+        return None if again.status_code == 200 and again.json().get("status") == "cache_valid" else f"the cached graph: {again.text[:200]}"
     await replay.call("FN1", "get-resort-graph", fn1)
 
     async def fn2():

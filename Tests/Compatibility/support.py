@@ -3,7 +3,8 @@
 Each `compat*.py` beside this file is run as `python FILE CONFIG.json` by
 GatewayTests' CompatibilitySuiteTests. CONFIG.json names the servers and keys:
 {"a": URL, "b": URL, "anon": KEY, "service": KEY, "secret": the JWT secret,
-"powdermeet_anon": PowderMeet's anon key, "tls": URL or null,
+"powdermeet_anon": PowderMeet's anon key, "graph_resort": a published resort with a status sidecar,
+"tls": URL or null,
 "confirming": URL (addresses confirmed by mail), "closed": URL (no sign-ups),
 "mailbox": the SMTP stand-in's JSON lines, "previous_key": the PEM of the key
 the signing key replaced, "apple_key" and "google_key": PEMs to sign ID tokens}.

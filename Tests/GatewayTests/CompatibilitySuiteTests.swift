@@ -54,6 +54,11 @@ import Testing
                     IdentityProvider.Key.keySet("google"): "http://127.0.0.1:\(jwksPort)/google-jwks.json",
                 ]
                 let summit = productsDirectory.appendingPathComponent("summit").path
+                // A published synthetic resort with a status sidecar, for the apps' graph fetch (the demo's pipeline).
+                let demo = try ChildProcess(summit, ["demo", "--resort", "compat-graph", "--out", folder.appendingPathComponent("demo").path],
+                                            environment: ["DATABASE_URL": database.conninfo], in: folder)
+                let demoStatus = await demo.wait(timeout: .seconds(120))
+                try #require(demoStatus == 0, "summit demo: \(demo.stderr.suffix(2000))")
                 let first = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
                 let second = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
                 // The same database with addresses confirmed by mail, and with sign-ups closed (and no OAuth server).
@@ -72,7 +77,7 @@ import Testing
                     let config: [String: Any] = [
                         "a": a, "b": b, "confirming": c, "closed": d, "anon": values[GatewayConfiguration.Key.anonKey]!,
                         "service": values[GatewayConfiguration.Key.serviceRoleKey]!, "secret": values[GatewayConfiguration.Key.jwtSecret]!,
-                        "powdermeet_anon": values[AppFace.powdermeet.anonKeyName]!,
+                        "powdermeet_anon": values[AppFace.powdermeet.anonKeyName]!, "graph_resort": "compat-graph",
                         "tls": proxy.url,
                         "mailbox": mailbox.path, "previous_key": keyFiles.previous.path,
                         "apple_key": keyFiles.apple.path, "google_key": keyFiles.google.path,

@@ -165,12 +165,7 @@ extension AuthService {
     }
 
     /// This gateway as the client reached it, for links.
-    func apiURL(_ request: HTTPRequest) -> String {
-        if let configured = settings.apiURL { return configured }
-        let host = request.headers["host"] ?? "localhost"
-        let proxied = AuthRateLimiter.isLoopback(AuthRateLimiter.peerAddress(request)) ? request.headers["x-forwarded-proto"] : nil
-        return "\(proxied == "https" ? "https" : "http")://\(host)"
-    }
+    func apiURL(_ request: HTTPRequest) -> String { context.publicURL(request) }
 
     /// The PKCE challenge a request carries, if any.
     static func challenge(_ body: [String: Any]) -> (String?, String?) {

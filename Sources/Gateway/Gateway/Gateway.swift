@@ -22,7 +22,7 @@ public final class Gateway: Sendable {
         realtime = try await RealtimeService(context: context)
         let responder = GatewayResponder(
             context: context, auth: AuthService(context: context), rest: RestService(context: context),
-            storage: StorageService(context: context), realtime: realtime)
+            storage: StorageService(context: context), functions: FunctionsService(context: context), realtime: realtime)
         server = try HTTPServer(options: configuration.server, responder: responder)
     }
 

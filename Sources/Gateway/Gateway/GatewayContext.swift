@@ -29,3 +29,15 @@ final class GatewayContext: Sendable {
         try await pool.withConnection { try await $0.query(query, as: .serviceRole) }
     }
 }
+
+extension GatewayContext {
+    /// This gateway as the client reached it, for the URLs it hands out (links in mail,
+    /// graph blobs): `SUMMIT_API_URL`, else the request's Host (and X-Forwarded-Proto
+    /// behind a proxy on this machine).
+    func publicURL(_ request: HTTPRequest) -> String {
+        if let configured = configuration.auth.apiURL { return configured }
+        let host = request.headers["host"] ?? "localhost"
+        let proxied = AuthRateLimiter.isLoopback(AuthRateLimiter.peerAddress(request)) ? request.headers["x-forwarded-proto"] : nil
+        return "\(proxied == "https" ? "https" : "http")://\(host)"
+    }
+}

@@ -2,13 +2,14 @@ import Foundation
 import JSONDepth
 
 /// Routes requests to the services by path, the way the hosted platform lays them
-/// out: `/auth/v1`, `/rest/v1`, `/storage/v1`, `/realtime/v1`. Adds CORS headers
+/// out: `/auth/v1`, `/rest/v1`, `/storage/v1`, `/functions/v1`, `/realtime/v1`. Adds CORS headers
 /// (browser apps call from their own origin) and answers preflights.
 struct GatewayResponder: HTTPResponder {
     let context: GatewayContext
     let auth: AuthService
     let rest: RestService
     let storage: StorageService
+    let functions: FunctionsService
     let realtime: RealtimeService
 
     static let corsHeaders: HTTPHeaders = [
@@ -48,6 +49,8 @@ struct GatewayResponder: HTTPResponder {
             response = await self.rest.respond(to: request, path: rest)
         case "storage/v1":
             response = await storage.respond(to: request, path: rest)
+        case "functions/v1":
+            response = await functions.respond(to: request, path: rest)
         case "realtime/v1":
             if rest.first == "websocket" { return realtime.upgrade(request) }
             response = await realtime.respond(to: request, path: rest)
@@ -55,7 +58,7 @@ struct GatewayResponder: HTTPResponder {
             response = .json(200, object: ["status": "ok", "service": "summit"])
         default:
             response = .json(404, object: [
-                "message": "no such endpoint: Summit serves /auth/v1, /rest/v1, /storage/v1 and /realtime/v1",
+                "message": "no such endpoint: Summit serves /auth/v1, /rest/v1, /storage/v1, /functions/v1 and /realtime/v1",
             ])
         }
         return .response(withCORS(response))

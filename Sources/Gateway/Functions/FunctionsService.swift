@@ -1,0 +1,140 @@
+import Foundation
+import Postgres
+import Relay
+
+/// `/functions/v1`: the apps' edge functions, as Swift handlers over the core (no
+/// JavaScript runtime). Each is called as the platform's are — `POST /functions/v1/{name}`
+/// with the project key, and a session's bearer where the function needs one — and
+/// answers in the shape the app decodes. An unknown name answers the platform's 404.
+///
+/// - `get-resort-graph`: the resort's active canonical graph (or an exact or
+///   manifest-only replay), as `cache_valid`, `fetch` with a `blob_url` Summit serves
+///   (raw-deflated canonical JSON, whose SHA-256 is `sha256`) and a `live_status_url`,
+///   or `not_built` when a manifest is staged but nothing is published; 404 when the
+///   resort has no canonical manifest.
+struct FunctionsService: Sendable {
+    let context: GatewayContext
+
+    func respond(to request: HTTPRequest, path: ArraySlice<Substring>) async -> HTTPResponse {
+        let parts = path.map(String.init)
+        // The URLs `get-resort-graph` hands out are fetched as they are, with no key.
+        if request.method == .get, parts.count == 4, parts[0] == "get-resort-graph", ["blob", "live"].contains(parts[1]) {
+            return await graphArtifact(parts[1], resort: parts[2], identity: parts[3])
+        }
+        do {
+            _ = try context.credentials.caller(of: request, now: context.clock())
+        } catch {
+            return Self.error(401, error.message)
+        }
+        switch (request.method, parts.first ?? "", parts.count) {
+        case (.post, "get-resort-graph", 1):
+            return await getResortGraph(request)
+        case (_, "get-resort-graph", 1):
+            return Self.error(405, "POST only")
+        default:
+            return .json(404, object: ["code": "NOT_FOUND", "message": "Requested function was not found"])
+        }
+    }
+
+    static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        .json(status, object: ["error": message])
+    }
+
+    // MARK: - get-resort-graph
+
+    private func getResortGraph(_ request: HTTPRequest) async -> HTTPResponse {
+        guard let body = JSONText.parse(request.body) as? [String: Any] else { return Self.error(400, "invalid JSON body") }
+        guard let resort = body["resort_id"] as? String, RelayChannel.isValidResortID(resort) else {
+            return Self.error(400, "resort_id is required: a resort id of 1 to 52 letters, digits, _ . -")
+        }
+        func integer(_ key: String) -> Int? { (body[key] as? NSNumber).map(\.intValue) }
+        let graph: [String: Any]
+        do {
+            // Published graphs are the resorts' public maps: read as the service, published identities only.
+            let text = try await context.queryAsService("""
+                select mountain.get_resort_graph(\(resort), \(integer("cached_manifest_version")), \(body["cached_content_sha256"] as? String),
+                  \(integer("manifest_version")), \(body["graph_version"] as? String), \(body["content_sha256"] as? String))::text
+                """).scalar(String.self)
+            graph = JSONText.parse(text) as? [String: Any] ?? [:]
+        } catch let error as PostgresError where error.code == .raiseException {
+            return Self.error(400, error.hint ?? error.message)
+        } catch {
+            return Self.error(500, "the graph could not be read: the database is not reachable; retry")
+        }
+        let current = graph["current"] as? [String: Any]
+        var answer: [String: Any] = [:]
+        if let version = current?["manifest_version"] { answer["current_manifest_version"] = version }
+        switch graph["status"] as? String {
+        case "fetch", "cache_valid":
+            guard let manifest = graph["manifest_version"] as? Int, let version = graph["graph_version"] as? String,
+                  let sha = graph["content_sha256"] as? String else {
+                return Self.error(500, "published graph metadata is missing or inconsistent")
+            }
+            let identity = "m\(manifest)-\(version)-\(sha)"
+            let base = context.publicURL(request) + "/functions/v1/get-resort-graph"
+            answer["status"] = graph["status"]
+            answer["manifest_version"] = manifest
+            answer["graph_version"] = version
+            answer["sha256"] = sha
+            answer["snapshot_date"] = graph["snapshot_date"]
+            if graph["status"] as? String == "fetch" { answer["blob_url"] = "\(base)/blob/\(resort)/\(identity)" }
+            if let reference = graph["status_ref"] as? [String: Any], reference["usable"] as? Bool == true {
+                answer["live_status_url"] = "\(base)/live/\(resort)/\(identity)"
+            }
+            return .json(200, object: answer)
+        case "not_found":
+            return Self.error(404, "requested canonical dataset was never published")
+        default:
+            do {
+                let staged = try await context.queryAsService(
+                    "select exists (select 1 from mountain.resort_canonical_manifest where resort_id = \(resort))").scalar(Bool.self)
+                guard staged else { return Self.error(404, "no canonical manifest for resort_id=\(resort)") }
+            } catch {
+                return Self.error(500, "the manifest could not be read: the database is not reachable; retry")
+            }
+            answer["status"] = "not_built"
+            return .json(200, object: answer)
+        }
+    }
+
+    /// A published graph's blob (the bytes whose inflated SHA-256 is the identity's), or
+    /// its live status in the app's shape: lifts and trails by stable edge id.
+    private func graphArtifact(_ kind: String, resort: String, identity: String) async -> HTTPResponse {
+        let pieces = identity.split(separator: "-", maxSplits: 2).map(String.init)
+        guard RelayChannel.isValidResortID(resort), pieces.count == 3, pieces[0].hasPrefix("m"), let manifest = Int(pieces[0].dropFirst()),
+              pieces[1].hasPrefix("v"), pieces[2].range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil else {
+            return Self.error(404, "no such graph: the URL names a resort and m<manifest>-<graph version>-<sha256>")
+        }
+        do {
+            if kind == "blob" {
+                let rows = try await context.queryAsService("""
+                    select translate(encode(b.blob, 'base64'), E'\\n', '') from mountain.resort_canonical_publication p
+                    join mountain.resort_graph_blob b on b.resort_id = p.resort_id and b.manifest_version = p.manifest_version
+                     and b.snapshot_date = p.snapshot_date and b.graph_version = p.graph_version and b.sha256 = p.content_sha256
+                    where p.resort_id = \(resort) and p.manifest_version = \(manifest) and p.graph_version = \(pieces[1])
+                      and p.content_sha256 = \(pieces[2])
+                    limit 1
+                    """)
+                guard let text = try rows.first?.decode(String.self, at: 0), let bytes = Data(base64Encoded: text) else {
+                    return Self.error(404, "that graph was never published")
+                }
+                return HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream",
+                                                           "Cache-Control": "public, max-age=31536000, immutable"],
+                                    body: Array(bytes))
+            }
+            let text = try await context.queryAsService(
+                "select mountain.get_resort_status(\(resort), \(manifest), \(pieces[1]), \(pieces[2]))::text").scalar(String.self)
+            let status = JSONText.parse(text) as? [String: Any] ?? [:]
+            guard status["status"] as? String == "ok" else { return Self.error(404, "no live status for this graph yet") }
+            var lifts: [String: Any] = [:], trails: [String: Any] = [:]
+            for (edge, state) in status["edges"] as? [String: Any] ?? [:] {
+                if edge.hasPrefix("l") { lifts[edge] = state } else if edge.hasPrefix("t") { trails[edge] = state }
+            }
+            return .json(200, object: ["resort_id": resort, "built_at": status["observed_at"] ?? NSNull(),
+                                       "expires_at": status["expires_at"] ?? NSNull(), "lifts": lifts, "trails": trails],
+                         headers: ["Cache-Control": "no-cache"])
+        } catch {
+            return Self.error(500, "the graph could not be read: the database is not reachable; retry")
+        }
+    }
+}
