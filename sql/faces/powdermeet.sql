@@ -37,6 +37,12 @@ create or replace function private.powdermeet_username(p_user uuid) returns text
   set search_path = ''
   as $$ select 'u' || substr(replace(p_user::text, '-', ''), 1, 18) $$;
 
+-- The name given at sign-up (`data.display_name`), as one line a profile may hold.
+create or replace function private.powdermeet_signup_name(p_metadata jsonb) returns text
+  language sql immutable
+  set search_path = ''
+  as $$ select coalesce(left(regexp_replace(btrim(p_metadata ->> 'display_name'), '[\r\n]+', ' ', 'g'), 50), '') $$;
+
 -- The caller's core profile, made on first use from the name given at sign-up.
 create or replace function private.powdermeet_ensure_profile() returns uuid
   language plpgsql volatile security definer
@@ -47,7 +53,7 @@ declare
 begin
   insert into social.profiles (id, username, display_name)
   select u.id, private.powdermeet_username(u.id),
-         coalesce(left(regexp_replace(btrim(u.raw_user_meta_data ->> 'display_name'), '[\r\n]+', ' ', 'g'), 50), '')
+         private.powdermeet_signup_name(u.raw_user_meta_data)
   from auth.users u where u.id = v_uid
   on conflict (id) do nothing;
   insert into meet.rider_profiles (user_id) values (v_uid) on conflict (user_id) do nothing;
@@ -89,7 +95,7 @@ create or replace view powdermeet.profiles with (security_barrier = true) as
   from (select sp.id, sp.display_name, sp.skill_level, sp.current_resort_id, sp.created_at, sp.updated_at
         from social.profiles sp
         union all
-        select u.id, coalesce(left(regexp_replace(btrim(u.raw_user_meta_data ->> 'display_name'), '[\r\n]+', ' ', 'g'), 50), ''),
+        select u.id, private.powdermeet_signup_name(u.raw_user_meta_data),
                null, null, u.created_at, u.created_at
         from auth.users u
         where u.id = auth.uid() and not exists (select 1 from social.profiles sp where sp.id = u.id)) p
@@ -607,14 +613,14 @@ grant select on powdermeet.skis_catalog, powdermeet.resort_snapshot_pins, powder
   to anon, authenticated;
 grant all on all tables in schema powdermeet to service_role;
 
-revoke all on function private.powdermeet_relation(uuid), private.powdermeet_username(uuid),
+revoke all on function private.powdermeet_relation(uuid), private.powdermeet_username(uuid), private.powdermeet_signup_name(jsonb),
   private.powdermeet_ensure_profile(), private.powdermeet_profiles_write(), private.powdermeet_user_blocks_write(),
   private.powdermeet_friendships_write(), private.powdermeet_imported_runs_write(), private.powdermeet_live_presence_write(),
   private.powdermeet_device_tokens_write(), private.powdermeet_meet_requests_insert(), powdermeet.is_display_name_taken(text), powdermeet.send_friend_request(uuid),
   powdermeet.get_social_snapshot(text), powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[]),
   powdermeet.recompute_profile_stats(uuid), powdermeet.recompute_profile_edge_speeds(uuid), powdermeet.delete_user_account()
   from public, anon, authenticated;
-grant execute on function private.powdermeet_relation(uuid) to authenticated;
+grant execute on function private.powdermeet_relation(uuid), private.powdermeet_signup_name(jsonb) to authenticated;
 grant execute on function private.powdermeet_meet_requests_update() to authenticated;
 grant execute on function powdermeet.is_display_name_taken(text) to anon, authenticated;
 grant execute on function powdermeet.send_friend_request(uuid), powdermeet.get_social_snapshot(text),

@@ -47,7 +47,7 @@ begin
   if v_scheme in ('javascript', 'data', 'file', 'vbscript', 'blob', 'about') then
     perform auth.gateway_refuse('validation_failed', format('redirect_uris: the %s scheme cannot receive a code', v_scheme));
   end if;
-  if v_scheme = 'http' and p_uri !~* '^http://(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?([/?]|$)' then
+  if v_scheme = 'http' and auth.gateway_oauth_loopback(p_uri) is null then
     perform auth.gateway_refuse('validation_failed', format(
       'redirect_uris: %s is plain http to another machine; use https, or http only to localhost or 127.0.0.1', left(p_uri, 200)));
   end if;
@@ -57,18 +57,23 @@ begin
 end
 $$;
 
--- Whether a redirect URI is one the client registered: exactly, or on the loopback
--- at any port (a native app listens on whatever port it is given, RFC 8252 §7.3).
+-- A loopback redirect URI without its port (RFC 8252 §7.3: a native app listens on
+-- whatever port it is given), or null for any other URI.
+create or replace function auth.gateway_oauth_loopback(p_uri text) returns text
+  language sql immutable
+  set search_path = ''
+  as $$
+    select case when p_uri ~* '^http://(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?([/?]|$)'
+                then regexp_replace(p_uri, '^(http://(localhost|127\.0\.0\.1|\[::1\]))(:[0-9]{1,5})?', '\1', 'i') end
+  $$;
+
+-- Whether a redirect URI is one the client registered: exactly, or on the loopback at any port.
 create or replace function auth.gateway_oauth_redirect_matches(p_registered text[], p_uri text) returns boolean
   language sql immutable
   set search_path = ''
   as $$
-    select p_uri = any (p_registered) or (
-      p_uri ~* '^http://(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?([/?]|$)'
-      and exists (select 1 from unnest(p_registered) r
-                  where r ~* '^http://(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?([/?]|$)'
-                    and regexp_replace(r, '^(http://(localhost|127\.0\.0\.1|\[::1\]))(:[0-9]{1,5})?', '\1', 'i')
-                      = regexp_replace(p_uri, '^(http://(localhost|127\.0\.0\.1|\[::1\]))(:[0-9]{1,5})?', '\1', 'i')))
+    select coalesce(p_uri = any (p_registered)
+      or auth.gateway_oauth_loopback(p_uri) = any (array(select auth.gateway_oauth_loopback(r) from unnest(p_registered) r)), false)
   $$;
 
 -- Client attributes as the admin API and registration take them (nulls are absent):
@@ -522,7 +527,7 @@ end
 $$;
 
 revoke all on function auth.gateway_oauth_supported_scopes(), auth.gateway_oauth_scopes(text, text),
-  auth.gateway_oauth_check_redirect_uri(text), auth.gateway_oauth_redirect_matches(text[], text),
+  auth.gateway_oauth_check_redirect_uri(text), auth.gateway_oauth_loopback(text), auth.gateway_oauth_redirect_matches(text[], text),
   auth.gateway_oauth_check_client(jsonb, boolean), auth.gateway_oauth_client_json(auth.oauth_clients, text),
   auth.gateway_oauth_new_secret(), auth.gateway_oauth_client(uuid), auth.gateway_oauth_create_client(jsonb, text),
   auth.gateway_oauth_list_clients(integer, integer), auth.gateway_oauth_get_client(uuid),

@@ -32,7 +32,9 @@ struct FunctionsService: Sendable {
         case (_, "get-resort-graph", 1):
             return Self.error(405, "POST only")
         default:
-            return .json(404, object: ["code": "NOT_FOUND", "message": "Requested function was not found"])
+            // The platform's code and message, then what Summit does serve.
+            return .json(404, object: ["code": "NOT_FOUND",
+                                       "message": "Requested function was not found: Summit serves POST /functions/v1/get-resort-graph"])
         }
     }
 
