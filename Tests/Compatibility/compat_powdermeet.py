@@ -35,7 +35,7 @@ SERVED = {
     "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8",
     "F1", "F2", "F3", "F4", "F5", "F6", "F7", "B1", "B2", "B3",
     "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8",
-    "L1", "L2", "L3", "I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "S1", "E1", "K1", "D1", "SP1", "CM1", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "FN1", "ST1", "ST2", "ST3", "RT1", "RT2", "RT3", "RT5",
+    "L1", "L2", "L3", "I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "S1", "E1", "K1", "D1", "SP1", "CM1", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "FN1", "FN2", "FN3", "ST1", "ST2", "ST3", "RT1", "RT2", "RT3", "RT4", "RT5",
 }
 
 # ------------------------------------------------------------------ the app's row types
@@ -119,6 +119,28 @@ def headers(token=None, accept="application/json", prefer=None, extra=None):
     if prefer:
         values["Prefer"] = prefer
     return values | (extra or {})
+
+
+GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz"
+
+
+def geohash6(lat, lon):
+    """The app's geohash: precision 6, longitude first."""
+    bounds, bits, even = [[-90.0, 90.0], [-180.0, 180.0]], [], True
+    while len(bits) < 30:
+        low, high = bounds[1 if even else 0]
+        middle = (low + high) / 2
+        value = lon if even else lat
+        bits.append(1 if value >= middle else 0)
+        bounds[1 if even else 0] = [middle, high] if value >= middle else [low, middle]
+        even = not even
+    return "".join(GEOHASH[int("".join(map(str, bits[i:i + 5])), 2)] for i in range(0, 30, 5))
+
+
+def nine_cells(lat, lon):
+    """The own cell and its eight neighbours, as the app steps from the cell's centre."""
+    height, width = 180 / 2 ** 15, 360 / 2 ** 15
+    return list(dict.fromkeys(geohash6(lat + dy * height, lon + dx * width) for dy in (0, 1, -1) for dx in (0, 1, -1)))
 
 
 def up(value):
@@ -628,14 +650,73 @@ async def main():
         return None if again.status_code == 200 and again.json().get("status") == "cache_valid" else f"the cached graph: {again.text[:200]}"
     await replay.call("FN1", "get-resort-graph", fn1)
 
+    async def graph_resort():
+        """The published test resort's catalog row (test set-up, not an app call)."""
+        found = await http.get(f"{A}/rest/v1/resorts?id=eq.{CONFIG['graph_resort']}&select=*",
+                               headers={"apikey": CONFIG["anon"], "Accept-Profile": "mountain"})
+        rows = found.json() if found.status_code == 200 else []
+        return rows[0] if rows else None
+
     async def fn2():
-        return status_is(await function("build-resort-graph", {"resort_id": "whistler-blackcomb"}, ria["token"]), 200)
+        # As the app sends it after not_built: a session, only resort_id; 200. A resort without a manifest is a 404.
+        asked = await function("build-resort-graph", {"resort_id": CONFIG["graph_resort"]}, ria["token"])
+        if why := status_is(asked, 200):
+            return why
+        if asked.json().get("status") != "published":
+            return f"the published resort answered {asked.text[:200]}"
+        missing = await function("build-resort-graph", {"resort_id": "whistler-blackcomb"}, ria["token"])
+        if missing.status_code != 404:
+            return f"a resort without a manifest answered {missing.status_code}"
+        # The operator's build (service role) of the published tuple answers the stored identity as-is.
+        graph = (await function("get-resort-graph", {"resort_id": CONFIG["graph_resort"]})).json()
+        built = await http.post(f"{A}/functions/v1/build-resort-graph", json={
+            "resort_id": CONFIG["graph_resort"], "manifest_version": graph.get("manifest_version"), "graph_version": graph.get("graph_version")},
+            headers={"apikey": CONFIG["service"], "Authorization": f"Bearer {CONFIG['service']}"})
+        body = built.json() if built.status_code == 200 else {}
+        if not (body.get("status") == "ready" and body.get("cached") is True and body.get("sha256") == graph.get("sha256")):
+            return f"the operator's build answered {built.status_code} {built.text[:300]}"
+        return None
     await replay.call("FN2", "build-resort-graph", fn2)
 
     async def fn3():
-        response = await function("snapshot-resort", {"resort_id": "whistler-blackcomb", "south": 50.0, "west": -123.0, "north": 50.2,
-                                                      "east": -122.8, "pinned_snapshot_date": None}, ria["token"])
-        return status_is(response, 200)
+        resort = await graph_resort()
+        if not resort:
+            return "the test resort is not in the catalog"
+        response = await function("snapshot-resort", {"resort_id": resort["id"], "south": resort["lat_min"], "west": resort["lon_min"],
+                                                      "north": resort["lat_max"], "east": resort["lon_max"],
+                                                      "pinned_snapshot_date": "2026-04-28"}, ria["token"])
+        if why := status_is(response, 200):
+            return why
+        answer = response.json()
+        if answer.get("status", "ready") != "ready" or not answer.get("osm_url") or not answer.get("elevation_url") \
+                or not isinstance(answer.get("snapshot_date"), str):
+            return f"not a ready snapshot: {response.text[:300]}"
+        # Both URLs as URLSession.shared.data(from:) fetches them: no headers at all.
+        osm, elevation = await asyncio.gather(http.get(answer["osm_url"]), http.get(answer["elevation_url"]))
+        if why := status_is(osm, 200) or status_is(elevation, 200):
+            return f"a snapshot URL: {why}"
+        elements = osm.json().get("elements")
+        if not isinstance(elements, list) or not elements:
+            return f"the OSM snapshot has no elements: {osm.text[:200]}"
+        nodes = {e["id"]: e for e in elements if e.get("type") == "node"}
+        ways = [e for e in elements if e.get("type") == "way"]
+        for element in elements:
+            if not (isinstance(element.get("id"), int) and all(isinstance(v, str) for v in (element.get("tags") or {}).values())):
+                return f"an element the app cannot decode: {element}"
+        if not ways or any(len(w.get("nodes", [])) < 2 or any(n not in nodes for n in w["nodes"]) for w in ways):
+            return "a way with fewer than two nodes, or a node the snapshot lacks"
+        heights = elevation.json()
+        if not isinstance(heights, dict) or not all(isinstance(v, (int, float)) for v in heights.values()):
+            return f"the elevation map is not String: Double: {elevation.text[:200]}"
+        # The app looks up the vertices without an ele tag (the synthetic resort tags every one: an empty map).
+        keys = {f"{n['lat']:.6f},{n['lon']:.6f}" for w in ways for n in (nodes[i] for i in w["nodes"]) if "ele" not in (n.get("tags") or {})}
+        if not set(heights) <= keys or (keys and not heights):
+            return "the elevation map's keys are not the app's %.6f,%.6f of the untagged vertices"
+        # A URL whose token was made for another file opens nothing.
+        forged = answer["elevation_url"].split("?")[0] + "?" + answer["osm_url"].split("?")[1]
+        if (await http.get(forged)).status_code != 400:
+            return "the OSM URL's token opened the elevation file"
+        return None
     await replay.call("FN3", "snapshot-resort", fn3)
 
     # --- storage ------------------------------------------------------------------------------------
@@ -747,7 +828,43 @@ async def main():
                     return None if same else f"pos arrived as {got}"
             return "the friend's pos never arrived"
     await replay.call("RT3", "pos on pos:resort:<R>", lambda: pos_on("pos:resort:whistler-blackcomb"))
-    await replay.call("RT4", "pos on pos:cell:<geohash6>", lambda: pos_on("pos:cell:c2b2qe"))
+
+    async def rt4():
+        # As the app does at a resort Summit knows: both join their own cell's nine channels and the resort's;
+        # the sender sends each packet on the resort's channel and its own cell's; the friend hears it on the cell.
+        centre = await graph_resort()
+        if not centre:
+            return "the test resort is not in the catalog"
+        lat, lon, resort = centre["center_lat"], centre["center_lon"], CONFIG["graph_resort"]
+        own = geohash6(lat, lon)
+        cells = nine_cells(lat, lon)
+        async with websockets.connect(socket_url) as sender, websockets.connect(socket_url) as listener:
+            for socket, who in ((listener, bo), (sender, ria)):
+                for index, cell in enumerate(cells + [None]):
+                    topic = f"pos:cell:{cell}" if cell else f"pos:resort:{resort}"
+                    if why := joined(await join(socket, topic, who["token"], ref=str(100 + index))):
+                        return f"{topic}: {why}"
+            packet = {"u": up(ria["id"]), "n": "Ria", "lat": lat, "lon": lon, "at": time.time(), "acc": 8.0, "r": resort}
+            for topic, ref in ((f"pos:resort:{resort}", "100"), (f"pos:cell:{own}", str(100 + cells.index(own)))):
+                await sender.send(json.dumps({"topic": f"realtime:{topic}", "event": "broadcast", "ref": "200", "join_ref": ref,
+                                              "payload": {"type": "broadcast", "event": "pos", "payload": packet}}))
+            heard = set()
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and not {f"realtime:pos:cell:{own}", f"realtime:pos:resort:{resort}"} <= heard:
+                try:
+                    message = json.loads(await asyncio.wait_for(listener.recv(), deadline - time.monotonic()))
+                except asyncio.TimeoutError:
+                    break
+                if message.get("event") == "broadcast" and message["payload"].get("event") == "pos":
+                    got = message["payload"].get("payload", {})
+                    if str(got.get("u", "")).upper() != packet["u"] or got.get("lat") != lat or got.get("r") != resort:
+                        return f"pos arrived as {got}"
+                    heard.add(message["topic"])
+            if f"realtime:pos:cell:{own}" not in heard:
+                return f"the friend's pos never arrived on pos:cell:{own} (heard on {sorted(heard)})"
+            others = heard - {f"realtime:pos:cell:{own}", f"realtime:pos:resort:{resort}"}
+            return f"the pos also arrived on cells it is not in: {sorted(others)}" if others else None
+    await replay.call("RT4", "pos on pos:cell:<geohash6>", rt4)
 
     async def rt5():
         async with websockets.connect(socket_url) as socket:

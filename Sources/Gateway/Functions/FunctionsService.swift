@@ -12,14 +12,28 @@ import Relay
 ///   (raw-deflated canonical JSON, whose SHA-256 is `sha256`) and a `live_status_url`,
 ///   or `not_built` when a manifest is staged but nothing is published; 404 when the
 ///   resort has no canonical manifest.
+///
+/// Functions whose code lives outside the gateway arrive as `EdgeFunction`s.
 struct FunctionsService: Sendable {
     let context: GatewayContext
+    let registered: [String: EdgeFunction]
+
+    init(context: GatewayContext, functions: [EdgeFunction] = []) {
+        self.context = context
+        registered = Dictionary(functions.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Keeps these URLs apart from storage's: a storage token opens no function's artifact.
+    private var urlTokens: SignedURLToken { SignedURLToken(secret: context.credentials.secret, purpose: "functions") }
 
     func respond(to request: HTTPRequest, path: ArraySlice<Substring>) async -> HTTPResponse {
         let parts = path.map(String.init)
         // The URLs `get-resort-graph` hands out are fetched as they are, with no key.
         if request.method == .get, parts.count == 4, parts[0] == "get-resort-graph", ["blob", "live"].contains(parts[1]) {
             return await graphArtifact(parts[1], resort: parts[2], identity: parts[3])
+        }
+        if let function = registered[parts.first ?? ""] {
+            return await call(function, request, path: Array(parts.dropFirst()))
         }
         do {
             _ = try context.credentials.caller(of: request, now: context.clock())
@@ -33,9 +47,42 @@ struct FunctionsService: Sendable {
             return Self.error(405, "POST only")
         default:
             // The platform's code and message, then what Summit does serve.
+            let served = (["get-resort-graph"] + registered.keys.sorted()).map { "POST /functions/v1/\($0)" }
             return .json(404, object: ["code": "NOT_FOUND",
-                                       "message": "Requested function was not found: Summit serves POST /functions/v1/get-resort-graph"])
+                                       "message": "Requested function was not found: Summit serves " + served.joined(separator: ", ")])
         }
+    }
+
+    /// A registered function: POST with a key (and a session where it needs one), or a
+    /// keyless GET of a URL it signed.
+    private func call(_ function: EdgeFunction, _ request: HTTPRequest, path: [String]) async -> HTTPResponse {
+        let now = context.clock()
+        let kind: EdgeFunctionCall.Kind
+        switch (request.method, path.isEmpty) {
+        case (.post, true):
+            do {
+                kind = .invoke(try context.credentials.caller(of: request, now: now))
+            } catch {
+                return Self.error(401, error.message)
+            }
+        case (.get, false):
+            guard let token = request.queryItems?.first(where: { $0.name == "token" })?.value else {
+                return Self.error(400, "this URL needs its token: ask \(function.name) for a new one")
+            }
+            do {
+                let signer = try urlTokens.verify(token, url: ([function.name] + path).joined(separator: "/"), now: now) { _, _, message, _ in
+                    Refusal(Self.error(400, message))
+                }
+                kind = .download(path, signer: signer)
+            } catch {
+                return error.response
+            }
+        default:
+            return Self.error(405, "POST /functions/v1/\(function.name), or GET the URLs it answers")
+        }
+        let call = EdgeFunctionCall(kind: kind, request: request, baseURL: context.publicURL(request) + "/functions/v1/" + function.name,
+                                    token: urlTokens, name: function.name, now: now)
+        return await function.handler(call)
     }
 
     static func error(_ status: Int, _ message: String) -> HTTPResponse {

@@ -16,13 +16,14 @@ public final class Gateway: Sendable {
     let realtime: RealtimeService
     private let stopping = Once()
 
-    public init(database: PostgresConfiguration, configuration: GatewayConfiguration,
+    /// `functions`: edge functions served besides the gateway's own (`EdgeFunction`).
+    public init(database: PostgresConfiguration, configuration: GatewayConfiguration, functions: [EdgeFunction] = [],
                 clock: @escaping @Sendable () -> Date = { Date() }) async throws {
         context = try GatewayContext(database: database, configuration: configuration, clock: clock)
         realtime = try await RealtimeService(context: context)
         let responder = GatewayResponder(
             context: context, auth: AuthService(context: context), rest: RestService(context: context),
-            storage: StorageService(context: context), functions: FunctionsService(context: context), realtime: realtime)
+            storage: StorageService(context: context), functions: FunctionsService(context: context, functions: functions), realtime: realtime)
         server = try HTTPServer(options: configuration.server, responder: responder)
     }
 

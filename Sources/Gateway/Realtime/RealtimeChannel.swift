@@ -9,8 +9,8 @@ final class RealtimeChannel: @unchecked Sendable {
         case plain
         /// `pos:resort:{id}`: friends' positions from the relay, filtered by friendship on the server.
         case resortPositions(String)
-        /// `pos:cell:{geohash6}`: joined for compatibility; positions arrive on the resort channel.
-        case cellPositions
+        /// `pos:cell:{geohash6}`: friends' positions in that cell, at the resort it lies in.
+        case cellPositions(String)
     }
 
     /// `realtime:{subTopic}`.
@@ -30,6 +30,8 @@ final class RealtimeChannel: @unchecked Sendable {
     var presenceEnabled = false
     /// The user whose change feed this channel follows.
     var changesUser: UUID?
+    /// The resort whose positions the channel follows: the topic's, or a cell's resort.
+    var positionsResort: String?
     var positions: RelaySubscription?
     var pump: Task<Void, Never>?
 
@@ -46,7 +48,7 @@ final class RealtimeChannel: @unchecked Sendable {
     /// The kind of `subTopic`, or why it cannot be joined.
     static func kind(of subTopic: String) -> Kind {
         if subTopic.hasPrefix("pos:resort:") { return .resortPositions(String(subTopic.dropFirst("pos:resort:".count))) }
-        if subTopic.hasPrefix("pos:cell:") { return .cellPositions }
+        if subTopic.hasPrefix("pos:cell:") { return .cellPositions(String(subTopic.dropFirst("pos:cell:".count))) }
         return .plain
     }
 }

@@ -124,13 +124,19 @@ actor RealtimeSession {
         }
         let subTopic = String(topic.dropFirst("realtime:".count))
         let kind = RealtimeChannel.kind(of: subTopic)
-        if case .resortPositions(let resort) = kind {
+        switch kind {
+        case .resortPositions(let resort), .cellPositions(let resort):
             guard caller.userID != nil else {
                 return send(PhoenixMessage.refusal(to: message, "sign in to follow friends' positions", serializer: serializer))
             }
-            guard RelayChannel.isValidResortID(resort) else {
+            if case .cellPositions(let cell) = kind, !Geohash.isCell(cell) {
+                return send(PhoenixMessage.refusal(to: message, "\(cell) is not a geohash cell (six letters of 0-9, b-h, j, k, m, n, p-z)", serializer: serializer))
+            }
+            if case .resortPositions = kind, !RelayChannel.isValidResortID(resort) {
                 return send(PhoenixMessage.refusal(to: message, "\(resort) is not a resort id (1–52 letters, digits, _ . -)", serializer: serializer))
             }
+        case .plain:
+            break
         }
         let presence = config["presence"] as? [String: Any]
         let key = (presence?["key"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
@@ -190,13 +196,32 @@ actor RealtimeSession {
         if channel.presenceEnabled {
             await sendPresenceState(topic)
         }
-        if case .resortPositions(let resort) = kind, let user = caller.userID {
-            await startPositions(channel, user: user, resort: resort)
+        guard let user = caller.userID else { return }
+        switch kind {
+        case .resortPositions(let resort):
+            await startPositions(channel, user: user, resort: resort, cell: nil)
+        case .cellPositions(let cell):
+            // A cell follows the resort it lies in; away from every resort there are no positions to follow.
+            if let resort = await resort(of: cell) {
+                await startPositions(channel, user: user, resort: resort, cell: cell)
+            }
+        case .plain:
+            break
         }
     }
 
-    /// Follows friends' positions at `resort` through the relay, streamed to the socket.
-    private func startPositions(_ channel: RealtimeChannel, user: UUID, resort: String) async {
+    /// The resort a cell's centre lies at (`mountain.resolve_resort_id`), if any.
+    private func resort(of cell: String) async -> String? {
+        guard let centre = Geohash.center(of: cell) else { return nil }
+        return try? await context.pool.withConnection { connection in
+            try await connection.query("select mountain.resolve_resort_id(\(centre.latitude), \(centre.longitude))", as: .serviceRole)
+                .first?.decode(String?.self, at: 0)
+        } ?? nil
+    }
+
+    /// Follows friends' positions at `resort` through the relay, streamed to the socket;
+    /// on a cell's channel, only positions in the cell (and the relay's gap notices).
+    private func startPositions(_ channel: RealtimeChannel, user: UUID, resort: String, cell: String?) async {
         let subscription: RelaySubscription
         do {
             subscription = try await service.relay.subscribe(user: user)
@@ -204,6 +229,7 @@ actor RealtimeSession {
             return close(channel, system: "positions are not available: the relay is closed; rejoin")
         }
         channel.positions = subscription
+        channel.positionsResort = resort
         let socket = socket, serializer = serializer, topic = channel.topic
         let positionEvent = channel.caller.app == .powdermeet ? "pos" : "position"
         channel.pump = Task {
@@ -211,6 +237,7 @@ actor RealtimeSession {
                 await socket.waitForRoom()
                 guard !socket.isClosed else { break }
                 for event in batch {
+                    if let cell, !Self.belongs(event, to: cell) { continue }
                     if let text = PositionWire.message(for: event, topic: topic, serializer: serializer, positionEvent: positionEvent) {
                         socket.send(text: text)
                     }
@@ -220,6 +247,18 @@ actor RealtimeSession {
         let entering = Task { try await subscription.enter(resort: resort) }
         if case .failure = await entering.result, channels[channel.topic] === channel {
             close(channel, system: "could not follow positions at \(resort): the database is not reachable; rejoin")
+        }
+    }
+
+    /// Whether a relay event goes to a cell's channel: positions in the cell, and gaps.
+    private static func belongs(_ event: RelayEvent, to cell: String) -> Bool {
+        switch event {
+        case .position(let position):
+            Geohash.cell(latitude: position.packet.latitude, longitude: position.packet.longitude) == cell
+        case .gap:
+            true
+        case .social, .meetRequest, .phase:
+            false
         }
     }
 
@@ -328,16 +367,22 @@ actor RealtimeSession {
         let body = message.payload["payload"] ?? [String: Any]()
         var failure: String?
         switch channel.kind {
-        case .resortPositions(let resort):
-            // The PowderMeet app sends its packets as event pos.
-            if event == "position" || (event == "pos" && channel.caller.app == .powdermeet),
-               let user = channel.caller.userID, let sample = body as? [String: Any] {
+        case .resortPositions, .cellPositions:
+            // The PowderMeet app sends its packets as event pos, on its resort's channel and its own cell's.
+            guard event == "position" || (event == "pos" && channel.caller.app == .powdermeet),
+                  let user = channel.caller.userID, let sample = body as? [String: Any] else {
+                failure = "position channels carry event position with {lat, lon, at, acc…}; the server relays them to friends"
+                break
+            }
+            // A cell's packet names its resort (r); the same packet sent on both channels is stored once (newest wins).
+            let named = (sample["r"] as? String).flatMap { RelayChannel.isValidResortID($0) ? $0 : nil }
+            if case .resortPositions(let resort) = channel.kind {
+                failure = await publishPosition(sample, resort: resort, user: user, caller: channel.caller)
+            } else if let resort = named ?? channel.positionsResort {
                 failure = await publishPosition(sample, resort: resort, user: user, caller: channel.caller)
             } else {
-                failure = "position channels carry event position with {lat, lon, at, acc…}; the server relays them to friends"
+                failure = "this cell is at no resort Summit knows: name the resort in r, or send on realtime:pos:resort:{id}"
             }
-        case .cellPositions:
-            failure = "publish positions on realtime:pos:resort:{id}: Summit relays them to friends on every channel they follow"
         case .plain:
             do {
                 try await service.hub.broadcast(channel.topic, event: event, payloadJSON: JSONText.serialize(body), origin: channel.origin)

@@ -44,7 +44,7 @@ enum ServeCommand {
             }
             let database = try await AppSession.with(workspace) { $0.connection.configuration }
             let console = invocation.console
-            let gateway = try await Gateway(database: database, configuration: configuration)
+            let gateway = try await Gateway(database: database, configuration: configuration, functions: ResortFunctions.all(database: database))
             do {
                 try gateway.start()
             } catch {
