@@ -19,7 +19,7 @@ public enum SummitCLI {
             UsersCommand.command, FriendsCommand.command, GridsCommand.command, AdminCommand.command,
             ResortCommand.command, ActivityCommand.command, PhoneCommand.command,
             PresenceCommand.command, WorkerCommand.command, FeedsCommand.command, WeatherCommand.command, ServeCommand.command, MeetCommand.command, DemoCommand.command, BenchForwardCommand.command,
-            PushCommand.command,
+            PushCommand.command, SkisCommand.command,
         ])
 
     /// Runs the command line and returns the exit status.
