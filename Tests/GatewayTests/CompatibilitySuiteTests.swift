@@ -19,10 +19,10 @@ import Testing
         try await withFreshDatabase { database in
             try await withTemporaryFolder { folder in
                 let keys = folder.appendingPathComponent("gateway.env")
-                // The project's keys and PowderMeet's own pair (its requests address the powdermeet face).
+                // The project's keys and each app's own pair (their requests address their faces).
                 let project = GatewayConfiguration.generateKeys()
                 let secret = GatewayConfiguration.parseEnvironmentFile(project)[GatewayConfiguration.Key.jwtSecret]!
-                try (project + GatewayConfiguration.generateKeys(for: .powdermeet, secret: Array(secret.utf8)))
+                try (project + AppFace.allCases.map { GatewayConfiguration.generateKeys(for: $0, secret: Array(secret.utf8)) }.joined())
                     .write(to: keys, atomically: true, encoding: .utf8)
                 let values = GatewayConfiguration.parseEnvironmentFile(try String(contentsOf: keys, encoding: .utf8))
                 // Mail goes to a local SMTP server (aiosmtpd) whose mailbox the auth suite reads.
@@ -77,7 +77,8 @@ import Testing
                     let config: [String: Any] = [
                         "a": a, "b": b, "confirming": c, "closed": d, "anon": values[GatewayConfiguration.Key.anonKey]!,
                         "service": values[GatewayConfiguration.Key.serviceRoleKey]!, "secret": values[GatewayConfiguration.Key.jwtSecret]!,
-                        "powdermeet_anon": values[AppFace.powdermeet.anonKeyName]!, "graph_resort": "compat-graph",
+                        "powdermeet_anon": values[AppFace.powdermeet.anonKeyName]!, "airstrive_anon": values[AppFace.airstrive.anonKeyName]!,
+                        "graph_resort": "compat-graph",
                         "tls": proxy.url,
                         "mailbox": mailbox.path, "previous_key": keyFiles.previous.path,
                         "apple_key": keyFiles.apple.path, "google_key": keyFiles.google.path,

@@ -4,6 +4,8 @@
 /// core model) wherever the app's client library leaves the schema unnamed.
 public enum AppFace: String, Sendable, CaseIterable {
     case powdermeet
+    /// AirStrive: the core's grids and social names in one schema (sql/faces/airstrive.sql).
+    case airstrive
 
     /// The schema REST reads and writes for this app when no profile header names one.
     public var schema: String { rawValue }

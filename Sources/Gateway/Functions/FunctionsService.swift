@@ -13,6 +13,8 @@ import Relay
 ///   or `not_built` when a manifest is staged but nothing is published; 404 when the
 ///   resort has no canonical manifest.
 ///
+/// - `delete-account` (AirStrive): the signed-in person's account, rows and auth user.
+///
 /// Functions whose code lives outside the gateway arrive as `EdgeFunction`s.
 struct FunctionsService: Sendable {
     let context: GatewayContext
@@ -35,19 +37,22 @@ struct FunctionsService: Sendable {
         if let function = registered[parts.first ?? ""] {
             return await call(function, request, path: Array(parts.dropFirst()))
         }
+        let caller: RequestCaller
         do {
-            _ = try context.credentials.caller(of: request, now: context.clock())
+            caller = try context.credentials.caller(of: request, now: context.clock())
         } catch {
             return Self.error(401, error.message)
         }
         switch (request.method, parts.first ?? "", parts.count) {
         case (.post, "get-resort-graph", 1):
             return await getResortGraph(request)
-        case (_, "get-resort-graph", 1):
+        case (.post, "delete-account", 1):
+            return await deleteAccount(caller)
+        case (_, "get-resort-graph", 1), (_, "delete-account", 1):
             return Self.error(405, "POST only")
         default:
             // The platform's code and message, then what Summit does serve.
-            let served = (["get-resort-graph"] + registered.keys.sorted()).map { "POST /functions/v1/\($0)" }
+            let served = (["delete-account", "get-resort-graph"] + registered.keys.sorted()).map { "POST /functions/v1/\($0)" }
             return .json(404, object: ["code": "NOT_FOUND",
                                        "message": "Requested function was not found: Summit serves " + served.joined(separator: ", ")])
         }
@@ -87,6 +92,26 @@ struct FunctionsService: Sendable {
 
     static func error(_ status: Int, _ message: String) -> HTTPResponse {
         .json(status, object: ["error": message])
+    }
+
+    // MARK: - delete-account
+
+    /// AirStrive's `delete-account`: the caller's own account, whole — rows and photos
+    /// (queued for the storage sweep), keeping what was shared to group grids as "a
+    /// former member" (`private.delete_account`), then the auth user with its sessions,
+    /// so its tokens stop working at once, as the admin API's delete does.
+    private func deleteAccount(_ caller: RequestCaller) async -> HTTPResponse {
+        guard let user = caller.userID, caller.role == "authenticated" else {
+            return Self.error(401, "sign in: delete-account deletes the signed-in person's own account")
+        }
+        do {
+            _ = try await context.queryAsService("select auth.gateway_admin_delete_user(\(user), false)::text")
+            return .json(200, object: ["deleted": true, "user_id": user.uuidString.lowercased()])
+        } catch let error as PostgresError where error.code == .raiseException {
+            return Self.error(400, error.hint ?? error.message)
+        } catch {
+            return Self.error(500, "the account was not deleted: the database is not reachable; retry")
+        }
     }
 
     // MARK: - get-resort-graph

@@ -48,11 +48,14 @@ struct RestService: Sendable {
     }
 
     /// The schema named by `Accept-Profile` (reads) or `Content-Profile` (writes), if exposed;
-    /// else the app's face when the API key is an app's, else the first exposed.
+    /// else the app's face when the API key is an app's, else the first exposed. For an
+    /// app's key `public` is its face too: the platform's clients name `public` when the
+    /// app names no schema (supabase-js and supabase-py send it on every request).
     private func profile(of request: HTTPRequest, app: AppFace?) throws(Refusal) -> String {
         let exposed = context.configuration.exposedSchemas
         let header = [.get, .head].contains(request.method) ? "accept-profile" : "content-profile"
         guard let requested = request.headers[header] else { return app?.schema ?? exposed[0] }
+        if requested == "public", let app { return app.schema }
         guard exposed.contains(requested) else {
             throw PostgRESTError.refusal(406, "PGRST106", "Invalid schema: \(requested.prefix(80))",
                                          hint: "Only the following schemas are exposed: \(exposed.joined(separator: ", "))")
