@@ -23,6 +23,17 @@ struct ActivityBenchmark {
         var summitSpeedup: Double
     }
 
+    /// What `--json` prints: the parsers' throughput and the labelled days' figures.
+    struct Report: Encodable, Sendable {
+        var parsers: [Measurement]
+        var labelledDays: [LabelledDayComparison]
+
+        enum CodingKeys: String, CodingKey {
+            case parsers
+            case labelledDays = "labelled_days"
+        }
+    }
+
     var dataFolder: URL
     var workspace: Workspace
     var seconds: Double = 2
@@ -133,12 +144,7 @@ struct ActivityBenchmark {
             [r.parser, r.format.uppercased(), String(r.files), String(format: "%.1f", r.megabytes), String(format: "%.2f", r.seconds),
              String(format: "%.2f", r.megabytesPerSecond), r.parser == "summit" ? "-" : String(format: "%.1fx faster", r.summitSpeedup)]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        let line = { (cells: [String]) in
-            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
-        }
-        var lines = [line(header)] + rows.map(line)
+        var lines = TextTable.lines([header] + rows)
         let peerRatios = results.filter { $0.parser != "summit" }.map(\.summitSpeedup)
         if let lowest = peerRatios.min() {
             lines.append("")
@@ -146,5 +152,23 @@ struct ActivityBenchmark {
                          + "; Summit built \(configuration)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Every labelled day: Summit, the app's figure, the difference, and whether each target holds.
+    static func labelledTable(_ days: [LabelledDayComparison]) -> String {
+        func mark(_ within: Bool?) -> String { within.map { $0 ? "ok" : "MISSED" } ?? "label implausible" }
+        let header = ["labelled day", "source", "runs", "vertical m", "app's", "diff", "", "top m/s", "app's", "diff", "", "steepest", ""]
+        let rows = days.map { d in
+            [d.day, d.source == .slopes ? ".slopes" : "GPX export", String(d.runs),
+             String(format: "%.0f", d.vertical), String(format: "%.0f", d.labelVertical), String(format: "%+.1f %%", 100 * d.verticalDifference),
+             mark(d.verticalWithinTarget && d.runsAboveRange == 0),
+             String(format: "%.1f", d.topSpeed), String(format: "%.1f", d.labelTopSpeed), String(format: "%+.1f %%", 100 * d.topSpeedDifference),
+             mark(d.topSpeedWithinTarget), String(format: "%.1f°", d.steepest), mark(d.steepestWithinTarget)]
+        }
+        let missed = days.filter { !$0.verticalWithinTarget || $0.topSpeedWithinTarget == false || !$0.steepestWithinTarget || $0.runsAboveRange > 0 }
+        return (TextTable.lines([header] + rows) + ["",
+            "targets: vertical ±5 % (.slopes) / ±10 % (GPX export), no run above its altitude range; top speed ±10 % / ±15 % "
+                + "(not judged where the app's top exceeds \(Int(LabelledDayComparison.plausibleTopSpeed)) m/s); steepest ≤ 45° — "
+                + (missed.isEmpty ? "all met" : "\(missed.count) day(s) missed")]).joined(separator: "\n")
     }
 }

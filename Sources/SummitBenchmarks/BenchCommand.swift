@@ -1,3 +1,4 @@
+import ActivityImport
 import Foundation
 import Summit
 import MountainGraph
@@ -87,11 +88,14 @@ package enum BenchCommand {
 
     static let activity = Command(
         name: "activity",
-        summary: "Summit's FIT and GPX parsers against fitdecode, fitparse and gpxpy on the same files, in MB/s.",
+        summary: "Summit's FIT and GPX parsers against fitdecode, fitparse and gpxpy in MB/s, and every labelled ski day against the app's figures.",
         discussion: """
             Reads every FIT and GPX recording under --data that Summit accepts, then times Summit's parsers \
             and the Python parsers (installed from PyPI into .build/activity-bench-venv on first use) on the \
             same bytes, side by side. Prints MB/s and how many times faster Summit is; the target is 20x. \
+            Then every labelled day (ski/slopes/*.slopes, and its GPX export ski/gpx/DAY_slopes.gpx): Summit's \
+            day vertical, top speed and steepest grade beside the app's own figures and the difference, with the \
+            targets (vertical ±5 % / ±10 % for the export, top speed ±10 % / ±15 %, steepest at most 45°). \
             Measure a release build: swift build -c release && .build/release/summit bench activity
             """,
         options: [
@@ -118,10 +122,15 @@ package enum BenchCommand {
             invocation.console.note("Summit built \(configuration)")
             let results = try await ActivityBenchmark(dataFolder: data, workspace: workspace, seconds: seconds)
                 .run { invocation.console.note($0) }
+            let labelled = FileManager.default.fileExists(atPath: data.appendingPathComponent("ski/slopes").path)
+                ? try LabelledDayComparison.compareAll(in: data) : []
             if invocation.json {
-                try invocation.console.json(results)
+                try invocation.console.json(ActivityBenchmark.Report(parsers: results, labelledDays: labelled))
             } else {
                 invocation.console.out(ActivityBenchmark.table(results, configuration: configuration))
+                if !labelled.isEmpty {
+                    invocation.console.out("\n" + ActivityBenchmark.labelledTable(labelled))
+                }
             }
             return 0
         })

@@ -26,7 +26,9 @@ public struct RunStatistics: Sendable, Equatable, Codable {
     /// The shortest time a position-derived speed is measured over, seconds.
     public static let speedTimeBase = 3.0
     /// The shortest ground distance a grade is measured over, metres.
-    public static let gradeWindow = 30.0
+    public static let gradeWindow = 60.0
+    /// The shortest time a grade is measured over, seconds: the altitude's smoothing span (±3 s).
+    public static let gradeTimeBase = 2 * TrackFilter.altitudeHalfWindow
 
     public init(distance: Double, vertical: Double, altitudeRange: Double? = nil, duration: Double, movingAverageSpeed: Double,
                 peakSpeed: Double, peakSpeedAt: Double? = nil, maxGrade: Double) {
@@ -52,13 +54,13 @@ public struct RunStatistics: Sendable, Equatable, Codable {
         altitudeRange = (recorded.max() ?? 0) - (recorded.min() ?? 0)
         vertical = 0
         maxGrade = 0
-        if let altitude = track.altitude, let first = altitude.first {
+        if let altitude = track.altitude, let stepped = track.steppedAltitude, let first = stepped.first {
             var drop = 0.0, reference = first
-            for z in altitude {
+            for z in stepped {
                 if z < reference - Self.verticalHysteresis { drop += reference - z; reference = z }
                 else if z > reference + Self.verticalHysteresis { reference = z }
             }
-            let filteredRange = (altitude.max() ?? 0) - (altitude.min() ?? 0)
+            let filteredRange = (stepped.max() ?? 0) - (stepped.min() ?? 0)
             vertical = min(drop, filteredRange, altitudeRange)
             maxGrade = Self.steepest(track, altitude)
         }
@@ -111,14 +113,17 @@ public struct RunStatistics: Sendable, Equatable, Codable {
 
     /// Steepest clean window of at least `gradeWindow` metres of ground.
     private static func steepest(_ track: TrackFilter, _ altitude: [Double]) -> Double {
-        let n = altitude.count
+        let n = altitude.count, points = track.points
         var grade = 0.0
         var far = 0
         for i in 0..<n {
             if far < i { far = i }
-            while far < n - 1, track.cumulative[far] - track.cumulative[i] < Self.gradeWindow { far += 1 }
+            // At least `gradeWindow` of ground and the altitude's smoothing span of time, so the two
+            // ends are independent readings: a shorter window measures the altimeter's noise.
+            while far < n - 1, track.cumulative[far] - track.cumulative[i] < Self.gradeWindow
+                    || points[far].time - points[i].time < Self.gradeTimeBase { far += 1 }
             let ground = track.cumulative[far] - track.cumulative[i]
-            guard ground >= Self.gradeWindow else { break }
+            guard ground >= Self.gradeWindow, points[far].time - points[i].time >= Self.gradeTimeBase else { break }
             guard track.isClean(i, far) else { continue }
             grade = max(grade, atan(abs(altitude[far] - altitude[i]) / ground) * 180 / .pi)
         }

@@ -10,8 +10,9 @@ import MountainGraph
 ///   track stays at) is marked unusable, so no distance, speed or grade spans it.
 /// - Altitude steps: a change between neighbouring fixes larger than
 ///   `stepAllowance` plus the horizontal step (steeper than 45° by more than a
-///   barometer's or GPS's jitter) is an instrument step, not terrain; the rest
-///   of the run is shifted back by it.
+///   barometer's or GPS's jitter) is an instrument step, not terrain. For
+///   grades the rest of the run is shifted back by it; for vertical only a step
+///   up is (a step down on a run is the altimeter catching up: the drop is real).
 /// - Smoothing: altitude and position are averaged over ±`altitudeHalfWindow`
 ///   and ±`positionHalfWindow` seconds, which removes fix-to-fix jitter but
 ///   keeps the shape of a run.
@@ -33,8 +34,12 @@ struct TrackFilter {
     var cumulative: [Double]
     /// Cumulative count of unusable steps at each fix: a window [i, j] is clean when these are equal.
     var breaks: [Int]
-    /// Smoothed, de-stepped altitude at each fix; nil when the run has no altitude.
+    /// Smoothed, de-stepped altitude at each fix, for grades; nil when the run has no altitude.
     var altitude: [Double]?
+    /// Smoothed altitude for vertical: its steps up removed, its steps down kept. On a
+    /// run a step down is a lagging altimeter catching up with the skier — the apps count
+    /// that drop, and the run's range holds it — while a step up would be counted twice.
+    var steppedAltitude: [Double]?
     /// Smoothed positions.
     var lat: [Double]
     var lon: [Double]
@@ -62,14 +67,19 @@ struct TrackFilter {
         lat = Self.smoothed(points.map(\.lat), points, halfWindow: Self.positionHalfWindow)
         lon = Self.smoothed(points.map(\.lon), points, halfWindow: Self.positionHalfWindow)
         if let filled = SkiDaySegmenter.filledElevations(points) {
-            var destepped = filled
-            var offset = 0.0
+            var destepped = filled, descending = filled
+            var offset = 0.0, rise = 0.0
             for k in 1..<max(n, 1) {
                 let change = filled[k] - filled[k - 1]
-                if abs(change) > Self.stepAllowance + steps[k - 1] { offset += change }
+                if abs(change) > Self.stepAllowance + steps[k - 1] {
+                    offset += change
+                    if change > 0 { rise += change }
+                }
                 destepped[k] = filled[k] - offset
+                descending[k] = filled[k] - rise
             }
             altitude = Self.smoothed(destepped, points, halfWindow: Self.altitudeHalfWindow)
+            steppedAltitude = Self.smoothed(descending, points, halfWindow: Self.altitudeHalfWindow)
         }
     }
 
