@@ -119,6 +119,31 @@ import Testing
         }
     }
 
+    /// A real Slopes day (when ../shared/data is here): the app's own per-run figures are
+    /// stored beside Summit's, and the stats use Summit's.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: CLIHarness.sharedActivity("ski/slopes/keystone_2024-01-25.slopes").path),
+                   "../shared/data/activities is absent: the real Slopes day cannot be imported"))
+    func aSlopesDayKeepsTheAppsFiguresBesideSummits() async throws {
+        try await CLIHarness.withFreshDatabase { cli in
+            try await cli.ok("users", "add", "ann")
+            try await cli.execute("""
+                insert into mountain.resorts (id, name, lat_min, lon_min, lat_max, lon_max, center_lat, center_lon)
+                values ('keystone', 'Keystone', 39.54, -106.0, 39.62, -105.89, 39.58, -105.94)
+                """)
+            let day = CLIHarness.sharedActivity("ski/slopes/keystone_2024-01-25.slopes").path
+            let imported = try await cli.ok("activity", "import", "--as", "ann", "--resort", "keystone", day, "--json")
+            #expect(imported.json[0]["status"].string == "imported" && (imported.json[0]["inserted"].int ?? 0) >= 10, "\(imported.stdout)")
+            let runs = try await cli.ok("activity", "runs", "--as", "ann", "--json").json.array
+            #expect(!runs.isEmpty && runs.allSatisfy { $0["app_figures"]["vertical_m"].double != nil && $0["app_figures"]["top_speed_ms"].double != nil })
+            let summit = runs.reduce(0.0) { $0 + ($1["vertical_m"].double ?? 0) }
+            let app = runs.reduce(0.0) { $0 + ($1["app_figures"]["vertical_m"].double ?? 0) }
+            #expect(abs(summit - app) / app < 0.05, "Summit \(summit) m against the app's \(app) m")
+            let stats = try await cli.ok("activity", "stats", "--as", "ann", "--json").json
+            #expect(abs((stats["vertical_m"].double ?? 0) - summit) < 1, "the stats use Summit's own figures")
+            #expect(try await cli.ok("activity", "runs", "--as", "ann").stdout.contains("(the app's: "))
+        }
+    }
+
     /// A graph file nested 100,000 deep is refused with the limit and what to do,
     /// before any recording is read.
     @Test func aGraphNestedTooDeepIsRefusedWithTheLimit() async throws {

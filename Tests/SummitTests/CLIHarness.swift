@@ -38,6 +38,12 @@ struct CLIHarness: Sendable {
         }
     }
 
+    /// A recording in `../shared/data/activities` beside the checkout (absent on a newcomer's clone).
+    static func sharedActivity(_ relative: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/data/activities").appendingPathComponent(relative)
+    }
+
     /// `summit` is built into the same folder as the test bundle.
     static func summitExecutable() throws -> URL {
         let candidates = [

@@ -141,7 +141,7 @@ begin
     insert into activity.imported_runs (profile_id, resort_id, dataset_version, edge_id, difficulty, trail_name,
         speed_ms, peak_speed_ms, duration_s, vertical_m, distance_m, max_grade_deg, run_at, ended_at, dedup_hash,
         source, source_file_hash, raw_source_id, conditions_fp, matched_edge_ids, edge_observations,
-        match_method, match_confidence, equipment_key)
+        match_method, match_confidence, equipment_key, app_figures)
     values (v, run ->> 'resort_id', run ->> 'dataset_version', run ->> 'edge_id', run ->> 'difficulty',
         run ->> 'trail_name', (run ->> 'speed_ms')::double precision, (run ->> 'peak_speed_ms')::double precision,
         (run ->> 'duration_s')::double precision, (run ->> 'vertical_m')::double precision,
@@ -150,7 +150,8 @@ begin
         coalesce(run ->> 'conditions_fp', 'default'),
         coalesce(array(select jsonb_array_elements_text(run -> 'matched_edge_ids')), '{}'),
         coalesce(run -> 'edge_observations', '[]'), coalesce(run ->> 'match_method', 'none'),
-        coalesce((run ->> 'match_confidence')::double precision, 0), coalesce(run ->> 'equipment_key', 'none'))
+        coalesce((run ->> 'match_confidence')::double precision, 0), coalesce(run ->> 'equipment_key', 'none'),
+        case when jsonb_typeof(run -> 'app_figures') = 'object' then run -> 'app_figures' end)
     on conflict (profile_id, dedup_hash) do nothing
     returning id into new_id;
     if new_id is null then

@@ -26,6 +26,15 @@ struct ImportedRunRow: Codable, Sendable {
     var match_method: String
     var match_confidence: Double
     var equipment_key: String
+    /// The recording app's own figures, beside Summit's (which the stats use).
+    var app_figures: AppFigures?
+
+    struct AppFigures: Codable, Sendable {
+        var vertical_m: Double?
+        var top_speed_ms: Double?
+        var avg_speed_ms: Double?
+        var distance_m: Double?
+    }
 
     init(_ run: ImportedRun) {
         run_at = Self.iso(run.runAt)
@@ -51,6 +60,8 @@ struct ImportedRunRow: Codable, Sendable {
         match_method = run.matchMethod.rawValue
         match_confidence = min(1, max(0, run.matchConfidence))
         equipment_key = run.equipmentKey
+        app_figures = run.appFigures.map { AppFigures(vertical_m: $0.vertical, top_speed_ms: $0.topSpeed, avg_speed_ms: $0.averageSpeed,
+                                                       distance_m: $0.distance) }
     }
 
     /// Millisecond ISO 8601 in UTC: what PostgreSQL reads back exactly enough for dedup.

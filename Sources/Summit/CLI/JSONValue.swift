@@ -67,6 +67,11 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         }
     }
 
+    public var double: Double? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+
     public var bool: Bool? {
         if case .bool(let flag) = self { return flag }
         return nil

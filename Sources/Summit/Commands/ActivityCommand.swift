@@ -181,11 +181,13 @@ enum ActivityCommand {
         var distance_m: Double
         var speed_ms: Double?
         var peak_speed_ms: Double?
+        /// The recording app's own figures where its file had them; the figures above are Summit's.
+        var app_figures: ImportedRunRow.AppFigures?
     }
 
     static let runs = Command(
         name: "runs",
-        summary: "List USER's imported runs, newest first (only the owner can see them).",
+        summary: "List USER's imported runs, newest first (only the owner can see them), with the recording app's own figures beside Summit's.",
         options: [AppCommand.asOption, .value("--limit", "N", "at most N runs (default 100)"), .flag("--json", "print the runs as JSON")],
         run: { invocation in
             guard let limit = Int(invocation.value("--limit") ?? "100"), limit > 0 else {
@@ -195,7 +197,7 @@ enum ActivityCommand {
                 try await session.connection.acting(as: me.caller) { db in
                     try await db.query("""
                         select id, resort_id, run_at, source, edge_id, trail_name, match_method, match_confidence,
-                               duration_s, vertical_m, distance_m, speed_ms, peak_speed_ms
+                               duration_s, vertical_m, distance_m, speed_ms, peak_speed_ms, app_figures
                         from activity.imported_runs order by run_at desc limit \(limit)
                         """).decode(RunRow.self)
                 }
@@ -205,9 +207,12 @@ enum ActivityCommand {
             let formatter = ISO8601DateFormatter()
             for row in rows {
                 let trail = row.trail_name ?? row.edge_id ?? "unmatched"
+                let app = row.app_figures.map {
+                    String(format: "  (the app's: %.0f m down, top %.1f m/s)", $0.vertical_m ?? .nan, $0.top_speed_ms ?? .nan)
+                } ?? ""
                 invocation.console.out("\(formatter.string(from: row.run_at))  \(row.resort_id)  \(trail) (\(row.match_method))  "
                     + String(format: "%.0f m down, %.0f m, %.0f s, avg %.1f m/s, top %.1f m/s", row.vertical_m, row.distance_m,
-                             row.duration_s, row.speed_ms ?? 0, row.peak_speed_ms ?? 0))
+                             row.duration_s, row.speed_ms ?? 0, row.peak_speed_ms ?? 0) + app)
             }
             return 0
         })
