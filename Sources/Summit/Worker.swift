@@ -22,6 +22,8 @@ public actor Worker {
         public var statusCheckInterval: Duration
         /// How often configured forecasts are checked; each merges hourly.
         public var weatherCheckInterval: Duration
+        /// How often the storage sweep removes the files of deleted photos, moments and accounts.
+        public var storageSweepInterval: Duration
         /// Delivers queued push notifications, answering a summary; run every
         /// `outboxDeliveryInterval` under its own lease. Nil: no delivery job.
         public var outboxDelivery: ScheduledJob.Body?
@@ -29,13 +31,14 @@ public actor Worker {
 
         public init(presenceSweepInterval: Duration = .seconds(300), reportInterval: Duration = .seconds(60),
                     meetRequestSweepInterval: Duration = .seconds(120), statusCheckInterval: Duration = .seconds(60),
-                    weatherCheckInterval: Duration = .seconds(60), outboxDelivery: ScheduledJob.Body? = nil,
-                    outboxDeliveryInterval: Duration = .seconds(10)) {
+                    weatherCheckInterval: Duration = .seconds(60), storageSweepInterval: Duration = .seconds(60),
+                    outboxDelivery: ScheduledJob.Body? = nil, outboxDeliveryInterval: Duration = .seconds(10)) {
             self.presenceSweepInterval = presenceSweepInterval
             self.reportInterval = reportInterval
             self.meetRequestSweepInterval = meetRequestSweepInterval
             self.statusCheckInterval = statusCheckInterval
             self.weatherCheckInterval = weatherCheckInterval
+            self.storageSweepInterval = storageSweepInterval
             self.outboxDelivery = outboxDelivery
             self.outboxDeliveryInterval = outboxDeliveryInterval
         }
@@ -63,6 +66,20 @@ public actor Worker {
         try await connection.query("select meet.expire_stale_meet_requests()", as: .serviceRole).scalar(Int.self)
     }
 
+    /// Removes the queued files of deleted photos, moments and accounts (never one a live
+    /// row points at); returns the sweep's counts.
+    public static func sweepStorage(on connection: PostgresConnection) async throws -> StorageSweep {
+        try await connection.query("select private.sweep_storage_deletions(500)", as: .serviceRole).scalar(PostgresJSON<StorageSweep>.self).value
+    }
+
+    public struct StorageSweep: Codable, Sendable {
+        public var removed: Int
+        public var absent: Int
+        public var in_use: Int
+        public var failed: Int
+        public var pending: Int
+    }
+
     /// The periodic jobs, by the names their leases carry (and the pg_cron table in docs/feeds-and-jobs.md).
     public static func jobs(_ options: Options, log: @escaping @Sendable (String) -> Void) -> [ScheduledJob] {
         var jobs = [
@@ -73,6 +90,12 @@ public actor Worker {
             ScheduledJob(name: "presence-sweep", every: options.presenceSweepInterval) { db in
                 let swept = try await sweepPresence(on: db)
                 return swept == 0 ? "" : "swept \(swept) expired live position\(swept == 1 ? "" : "s")"
+            },
+            ScheduledJob(name: "storage-sweep", every: options.storageSweepInterval) { db in
+                let sweep = try await sweepStorage(on: db)
+                guard sweep.removed + sweep.absent + sweep.in_use + sweep.failed > 0 else { return "" }
+                return "storage sweep: removed \(sweep.removed) file\(sweep.removed == 1 ? "" : "s"), \(sweep.absent) already gone, "
+                    + "\(sweep.in_use) kept (a live row points at them), \(sweep.failed) failed (retried later), \(sweep.pending) pending"
             },
             ScheduledJob(name: "status-refresh", every: options.statusCheckInterval) { db in
                 try await FeedRefreshJobs.refreshDueStatus(on: db, log: log)

@@ -1,5 +1,6 @@
--- Account deletion (§8). One transaction, as the caller, idempotent. The
--- worker then purges the queued objects and deletes the auth.users row.
+-- Account deletion (§8). One transaction, as the caller, idempotent: the rows,
+-- the sessions and the auth.users row go at once; the files are queued for the
+-- worker's storage sweep (sql/grids/storage_sweep.sql).
 
 create or replace function private.delete_account(p_uid uuid) returns jsonb
   language plpgsql volatile security definer
@@ -59,7 +60,7 @@ begin
   delete from grids.user_grids where user_id = p_uid and group_id is null;
   insert into private.storage_deletions (bucket, name)
   select bucket_id, name from storage.objects
-  where bucket_id in ('photos', 'avatars') and name like p_uid::text || '/%';
+  where bucket_id in ('photos', 'avatars', 'powdermeet-avatars') and name like p_uid::text || '/%';
   get diagnostics v_n = row_count;
   v_queued := v_queued + v_n;
 
@@ -92,8 +93,11 @@ create or replace function social.delete_account() returns jsonb
   as $$
 declare
   v_uid uuid := private.require_signed_in();
+  v_answer jsonb := private.delete_account(v_uid);
 begin
-  return private.delete_account(v_uid);
+  -- The account itself, as the seed's delete-account does: nobody signs in as it again.
+  delete from auth.users where id = v_uid;
+  return v_answer;
 end
 $$;
 

@@ -96,17 +96,19 @@ struct FunctionsService: Sendable {
 
     // MARK: - delete-account
 
-    /// AirStrive's `delete-account`: the caller's own account, whole — rows and photos
-    /// (queued for the storage sweep), keeping what was shared to group grids as "a
-    /// former member" (`private.delete_account`), then the auth user with its sessions,
-    /// so its tokens stop working at once, as the admin API's delete does.
+    /// AirStrive's `delete-account`: `social.delete_account()` as the caller — the
+    /// account whole, rows, sessions and auth user at once, files queued for the storage
+    /// sweep, what was shared to group grids kept as "a former member".
     private func deleteAccount(_ caller: RequestCaller) async -> HTTPResponse {
         guard let user = caller.userID, caller.role == "authenticated" else {
             return Self.error(401, "sign in: delete-account deletes the signed-in person's own account")
         }
         do {
-            _ = try await context.queryAsService("select auth.gateway_admin_delete_user(\(user), false)::text")
-            return .json(200, object: ["deleted": true, "user_id": user.uuidString.lowercased()])
+            let answer = try await context.query("select social.delete_account()::text", as: caller).scalar(String.self)
+            var body = JSONText.parse(answer) as? [String: Any] ?? [:]
+            body["deleted"] = true
+            body["user_id"] = user.uuidString.lowercased()
+            return .json(200, object: body)
         } catch let error as PostgresError where error.code == .raiseException {
             return Self.error(400, error.hint ?? error.message)
         } catch {
