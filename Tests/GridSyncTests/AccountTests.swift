@@ -33,6 +33,40 @@ import Testing
         }
     }
 
+    /// Starting a shelf is insert-if-absent: a second phone that starts it before its first
+    /// sync never resets a board the first phone shared (nor narrows its moments for a friend),
+    /// whether it pushes before or after the first phone's change, and however new its rows are.
+    @Test(arguments: [false, true])
+    func aSecondPhonesStarterShelfNeverOverwritesTheBoardsOnTheServer(secondStartsFirst: Bool) async throws {
+        try await SyncWorld.run { world in
+            let ann = try await world.person("ann"), bob = try await world.person("bob")
+            try await world.befriend(ann, bob)
+            let phone1 = try world.phone("ann-1", of: ann), phone2 = try world.phone("ann-2", of: ann)
+            let board = DeterministicID.starterShelfBoard(user: ann, key: "small-joys")
+            try phone1.store.startShelf()
+            if secondStartsFirst { try phone2.store.startShelf() }
+            try phone1.store.setAudience(board: board, .friends)
+            let moment = try phone1.store.logMoment(board: board, position: 24, MomentDraft(title: "Tea", audience: .friends))
+            try await phone1.sync()
+            // The second phone's rows are an hour newer than anything the first one wrote.
+            phone2.advance(3600)
+            if !secondStartsFirst { try phone2.store.startShelf() }
+            let report = try await phone2.sync()
+            #expect(report.failures.isEmpty)
+            #expect(try await world.scalar("select audience::text from grids.user_grids where id = \(board)", as: String.self) == "friends",
+                    "the server's board keeps the audience the first phone chose")
+            let seen = try await world.rpc(bob, "select grids.person_moment(\(moment))::text")
+            #expect(seen["title"].string == "Tea", "bob still sees ann's moment: \(seen)")
+            #expect(try phone2.store.board(board)?.audience == .friends, "the second phone takes the server's board")
+            try await phone1.sync()
+            for phone in [phone1, phone2] { try await expectPhone(phone, equalsServerFor: ann, in: world) }
+            // A deliberate change on the second phone still goes through.
+            try phone2.store.setAudience(board: board, .private)
+            try await phone2.sync()
+            #expect(try await world.scalar("select audience::text from grids.user_grids where id = \(board)", as: String.self) == "private")
+        }
+    }
+
     @Test func photoFilesTravelThroughStorageAndLiveRelativeToTheDocumentsFolder() async throws {
         try await SyncWorld.run { world in
             let ann = try await world.person("ann")

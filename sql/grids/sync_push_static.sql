@@ -228,7 +228,8 @@ begin
             created_at = case when v_row ? 'created_at' then r.created_at else t.created_at end,
             updated_at = case when v_row ? 'updated_at' then r.updated_at else t.updated_at end,
             device_id = case when v_row ? 'device_id' then r.device_id else t.device_id end
-          from jsonb_populate_record(null::grids.user_grids, v_row) r where t.id = v_id returning t.id into v_ret;
+          from jsonb_populate_record(null::grids.user_grids, v_row) r
+          where t.id = v_id and not private.pristine_starter_board(v_id, v_row) returning t.id into v_ret;
         when 'user_squares' then
           update grids.user_squares t set
             revealed_at = case when v_row ? 'revealed_at' then r.revealed_at else t.revealed_at end,
@@ -334,6 +335,24 @@ begin
 end
 $$;
 
+-- A starter board exactly as a phone's start-shelf makes it (the caller's
+-- deterministic id for a starter grid, never edited: created_at = updated_at).
+-- Starting a shelf is insert-if-absent: such a row never overwrites the board
+-- the server holds, whatever its timestamp — a second phone that starts the
+-- shelf before its first sync must not reset the audience (and so narrow the
+-- moments) chosen on the first. The push answers the stored row, which the
+-- phone takes.
+create or replace function private.pristine_starter_board(p_id uuid, p_row jsonb) returns boolean
+  language sql stable security definer
+  set search_path = ''
+  as $$
+    select (p_row ->> 'created_at') is not null
+       and (p_row ->> 'created_at')::timestamptz = (p_row ->> 'updated_at')::timestamptz
+       and exists (select 1 from grids.grids g
+                   where g.kind = 'starter' and g.starter_key is not null
+                     and p_id = private.v5('user_grid:' || auth.uid()::text || ':' || g.starter_key))
+  $$;
+
 -- Can the caller see this row (RLS)? Asked only after an update changed nothing.
 create or replace function private.sync_row_visible(p_table text, p_id uuid) returns boolean
   language plpgsql stable security invoker
@@ -353,10 +372,10 @@ end
 $$;
 
 revoke all on function private.sync_row_exists(text, uuid), private.sync_insert_defaults(text), private.corrections_logged(),
-  private.sync_row_visible(text, uuid), private.stored_moment_ids(uuid[]),
+  private.sync_row_visible(text, uuid), private.pristine_starter_board(uuid, jsonb), private.stored_moment_ids(uuid[]),
   private.sync_push_moments_together(jsonb, text[], jsonb) from public;
 grant execute on function private.sync_row_exists(text, uuid), private.sync_insert_defaults(text), private.corrections_logged(),
-  private.sync_row_visible(text, uuid), private.stored_moment_ids(uuid[]),
+  private.sync_row_visible(text, uuid), private.pristine_starter_board(uuid, jsonb), private.stored_moment_ids(uuid[]),
   private.sync_push_moments_together(jsonb, text[], jsonb) to authenticated;
 revoke all on function grids.sync_push(text, jsonb) from public, anon;
 grant execute on function grids.sync_push(text, jsonb) to authenticated;
