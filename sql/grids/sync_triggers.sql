@@ -598,6 +598,11 @@ begin
       return new;
     end if;
     if new.deleted then
+      -- A moment deleted on the phone before it reached the server was done there, and
+      -- revealed its neighbours: they stay revealed (R3, "neighbours stay revealed").
+      if sq.revealed_at is not null then
+        perform private.reveal_neighbours(sq.user_grid_id, sq.position, new.created_at);
+      end if;
       return new;
     end if;
     -- C8 / C9: one live moment per square

@@ -133,9 +133,10 @@ extension GridStore {
     }
 
     /// When a square was revealed: its own `revealed_at`, else the earliest time a
-    /// neighbour became done here (R3 as the phone derives it before the server has
-    /// written it; only the server writes reveals, so a moment that loses a conflict
-    /// leaves no reveal behind). Nil while hidden. `byMomentsOnly` counts only
+    /// neighbour was done here, by a freebie or by a moment ever logged, deleted or not
+    /// (R3 as the phone derives it before the server has written it; only the server
+    /// writes reveals, so a moment that loses a conflict, merged into the kept one,
+    /// leaves no reveal of its own). Nil while hidden. `byMomentsOnly` counts only
     /// neighbours done by a moment.
     func revealedAt(_ square: SyncRow, of board: SyncRow, byMomentsOnly: Bool = false) throws -> Timestamp? {
         if let stored = square.timestamp("revealed_at") { return stored }
@@ -143,9 +144,11 @@ extension GridStore {
         let neighbours = BoardGeometry(side: try size(of: board)).neighbours(of: position)
         let placeholders = neighbours.map { _ in "?" }.joined(separator: ", ")
         let freebie = byMomentsOnly ? "null" : "s.freebie_at"
+        // Every moment ever logged counts, deleted ones too (not one merged into another):
+        // deleting a moment leaves its neighbours revealed (R3), as the server keeps them.
         let done = try database.rows("""
             select min(coalesce(\(freebie), m.created_at), coalesce(m.created_at, \(freebie))) as at
-            from user_squares s left join moments m on m.user_square_id = s.id and m.deleted = 0
+            from user_squares s left join moments m on m.user_square_id = s.id and m.merged_into is null
             where s.user_grid_id = ? and s.deleted = 0 and s.position in (\(placeholders))
               and (\(freebie) is not null or m.id is not null)
             """, [board.id.lowercased] + neighbours)
