@@ -807,6 +807,19 @@ async def main():
             return await change(socket, "meet_requests", "UPDATE")
     await replay.call("RT2", "meets:<UID> postgres_changes on public.meet_requests", rt2)
 
+    async def heard_pos(listener, enough, seconds=5):
+        """The pos broadcasts a socket hears, as (topic, packet), for `seconds` or until `enough(them)`."""
+        heard = []
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not enough(heard):
+            try:
+                message = json.loads(await asyncio.wait_for(listener.recv(), deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                break
+            if message.get("event") == "broadcast" and message["payload"].get("event") == "pos":
+                heard.append((message["topic"], message["payload"].get("payload", {})))
+        return heard
+
     async def pos_on(topic):
         async with websockets.connect(socket_url) as sender, websockets.connect(socket_url) as listener:
             if why := joined(await join(listener, topic, bo["token"])) or joined(await join(sender, topic, ria["token"])):
@@ -815,18 +828,13 @@ async def main():
                       "r": "whistler-blackcomb"}
             await sender.send(json.dumps({"topic": f"realtime:{topic}", "event": "broadcast", "ref": "2", "join_ref": "1",
                                           "payload": {"type": "broadcast", "event": "pos", "payload": packet}}))
-            deadline = time.monotonic() + 5
-            while time.monotonic() < deadline:
-                try:
-                    message = json.loads(await asyncio.wait_for(listener.recv(), deadline - time.monotonic()))
-                except asyncio.TimeoutError:
-                    break
-                if message.get("event") == "broadcast" and message["payload"].get("event") == "pos":
-                    got = message["payload"].get("payload", {})
-                    # Swift's UUID(uuidString:) reads either case.
-                    same = str(got.get("u", "")).upper() == packet["u"] and got.get("lat") == packet["lat"] and got.get("r") == packet["r"]
-                    return None if same else f"pos arrived as {got}"
-            return "the friend's pos never arrived"
+            arrivals = await heard_pos(listener, lambda heard: len(heard) >= 1)
+            if not arrivals:
+                return "the friend's pos never arrived"
+            got = arrivals[0][1]
+            # Swift's UUID(uuidString:) reads either case.
+            same = str(got.get("u", "")).upper() == packet["u"] and got.get("lat") == packet["lat"] and got.get("r") == packet["r"]
+            return None if same else f"pos arrived as {got}"
     await replay.call("RT3", "pos on pos:resort:<R>", lambda: pos_on("pos:resort:whistler-blackcomb"))
 
     async def rt4():
@@ -848,18 +856,12 @@ async def main():
             for topic, ref in ((f"pos:resort:{resort}", "100"), (f"pos:cell:{own}", str(100 + cells.index(own)))):
                 await sender.send(json.dumps({"topic": f"realtime:{topic}", "event": "broadcast", "ref": "200", "join_ref": ref,
                                               "payload": {"type": "broadcast", "event": "pos", "payload": packet}}))
-            heard = set()
-            deadline = time.monotonic() + 5
-            while time.monotonic() < deadline and not {f"realtime:pos:cell:{own}", f"realtime:pos:resort:{resort}"} <= heard:
-                try:
-                    message = json.loads(await asyncio.wait_for(listener.recv(), deadline - time.monotonic()))
-                except asyncio.TimeoutError:
-                    break
-                if message.get("event") == "broadcast" and message["payload"].get("event") == "pos":
-                    got = message["payload"].get("payload", {})
-                    if str(got.get("u", "")).upper() != packet["u"] or got.get("lat") != lat or got.get("r") != resort:
-                        return f"pos arrived as {got}"
-                    heard.add(message["topic"])
+            both = {f"realtime:pos:cell:{own}", f"realtime:pos:resort:{resort}"}
+            arrivals = await heard_pos(listener, lambda heard: both <= {topic for topic, _ in heard})
+            for _, got in arrivals:
+                if str(got.get("u", "")).upper() != packet["u"] or got.get("lat") != lat or got.get("r") != resort:
+                    return f"pos arrived as {got}"
+            heard = {topic for topic, _ in arrivals}
             if f"realtime:pos:cell:{own}" not in heard:
                 return f"the friend's pos never arrived on pos:cell:{own} (heard on {sorted(heard)})"
             others = heard - {f"realtime:pos:cell:{own}", f"realtime:pos:resort:{resort}"}
