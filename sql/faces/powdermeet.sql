@@ -567,6 +567,12 @@ create or replace view powdermeet.current_resort_canonical_manifest with (securi
   from mountain.resort_canonical_active a
   join mountain.resort_canonical_publication p on p.id = a.publication_id;
 
+-- The seed's resolve_resort_id: the resort at a position, or by name or alias.
+create or replace function powdermeet.resolve_resort_id(p_lat double precision, p_lon double precision) returns text
+  language sql stable set search_path = '' as $$ select mountain.resolve_resort_id(p_lat, p_lon) $$;
+create or replace function powdermeet.resolve_resort_id(p_name text) returns text
+  language sql stable set search_path = '' as $$ select mountain.resolve_resort_id(p_name) $$;
+
 -- ------------------------------------------------------------ avatars
 
 -- ST1–ST3: one picture per person at `<own id>/avatar.jpg` in the public bucket
@@ -622,7 +628,8 @@ revoke all on function private.powdermeet_relation(uuid), private.powdermeet_use
   from public, anon, authenticated;
 grant execute on function private.powdermeet_relation(uuid), private.powdermeet_signup_name(jsonb) to authenticated;
 grant execute on function private.powdermeet_meet_requests_update() to authenticated;
-grant execute on function powdermeet.is_display_name_taken(text) to anon, authenticated;
+grant execute on function powdermeet.is_display_name_taken(text), powdermeet.resolve_resort_id(double precision, double precision),
+  powdermeet.resolve_resort_id(text) to anon, authenticated;
 grant execute on function powdermeet.send_friend_request(uuid), powdermeet.get_social_snapshot(text),
   powdermeet.find_users_by_emails(text[]), powdermeet.find_users_by_phones(text[]),
   powdermeet.recompute_profile_stats(uuid), powdermeet.recompute_profile_edge_speeds(uuid), powdermeet.delete_user_account()
