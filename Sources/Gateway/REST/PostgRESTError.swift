@@ -5,12 +5,15 @@ import Postgres
 /// statuses, so the REST clients raise what they would raise against the hosted platform.
 enum PostgRESTError {
     static func response(_ status: Int, code: String, message: String, details: String? = nil, hint: String? = nil) -> HTTPResponse {
-        .json(status, object: [
+        var response = HTTPResponse.json(status, object: [
             "code": code,
             "message": message,
             "details": details.map { $0 as Any } ?? NSNull(),
             "hint": hint.map { $0 as Any } ?? NSNull(),
         ] as [String: Any])
+        // The database is away for a moment (a restart, a failover): say when to come back.
+        if status == 503 { response.headers.set("retry-after", "1") }
+        return response
     }
 
     /// A request PostgREST itself would refuse (PGRST…).
@@ -28,8 +31,9 @@ enum PostgRESTError {
         guard let error = error as? PostgresError else {
             return response(500, code: "PGRST000", message: "the gateway could not run the request: \(error)")
         }
-        if error.isConnectionFailure {
-            return response(503, code: "PGRST001", message: "Database client error: the database is not reachable. Retry shortly.")
+        // A lost connection, or a server shutting down or not yet accepting connections (a failover's moments).
+        if error.isConnectionFailure || ["57P01", "57P02", "57P03"].contains(error.code.rawValue) {
+            return response(503, code: "PGRST001", message: "Database client error: the database is not reachable (it may be failing over). Retry shortly.")
         }
         let code = error.code.rawValue
         return response(status(for: code, role: role), code: code, message: error.message, details: error.detail, hint: error.hint)
