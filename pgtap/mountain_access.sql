@@ -23,8 +23,8 @@ select is((select count(*)::int from pg_proc p join pg_namespace n on n.oid = p.
   'PUBLIC executes no mountain function');
 select is((select array_agg(p.proname::text order by p.proname) from pg_proc p join pg_namespace n on n.oid = p.pronamespace
            where n.nspname = 'mountain' and has_function_privilege('anon', p.oid, 'execute')),
-  array['dataset_version', 'resolve_resort_id', 'resolve_resort_id', 'search_resorts'],
-  'anon executes only dataset_version, resolve_resort_id and search_resorts (the public catalog)');
+  array['dataset_version', 'newest_3d_pack', 'resolve_resort_id', 'resolve_resort_id', 'search_resorts'],
+  'anon executes only dataset_version, newest_3d_pack, resolve_resort_id and search_resorts (the public catalog)');
 select is((select array_agg(p.proname::text order by p.proname) from pg_proc p join pg_namespace n on n.oid = p.pronamespace
            where n.nspname = 'mountain' and has_function_privilege('authenticated', p.oid, 'execute')
              and p.proname in ('apply_canonical_manifest', 'publish_canonical_manifest', 'record_resort_graph_blob',

@@ -87,7 +87,7 @@ select throws_ok($$delete from storage.buckets where id = 'avatars'$$, '42501', 
 select tests.act_as_anon();
 select throws_ok($$update storage.buckets set public = true where id = 'photos'$$, '42501', null, 'anon cannot change a bucket');
 select tests.clear_authentication();
-select is((select string_agg(id || '=' || public::text, ',' order by id) from storage.buckets), 'avatars=false,photos=false,powdermeet-avatars=true',
+select is((select string_agg(id || '=' || public::text, ',' order by id) from storage.buckets), 'avatars=false,photos=false,powdermeet-avatars=true,resort-packs=false',
   'neither a user nor anon changes or deletes a bucket');
 select tests.act_as_service();
 update storage.buckets set file_size_limit = 1 where id = 'photos';

@@ -59,6 +59,12 @@ import Testing
                                             environment: ["DATABASE_URL": database.conninfo], in: folder)
                 let demoStatus = await demo.wait(timeout: .seconds(120))
                 try #require(demoStatus == 0, "summit demo: \(demo.stderr.suffix(2000))")
+                // A 3D pack for it (a USDZ is a zip: a local file header, then the model).
+                let pack = folder.appendingPathComponent("compat-graph.usdz")
+                try Data([0x50, 0x4B, 0x03, 0x04] + Array("a resort model, not really".utf8)).write(to: pack)
+                let packed = try ChildProcess(summit, ["resort", "pack", "add", "compat-graph", pack.path],
+                                              environment: ["DATABASE_URL": database.conninfo], in: folder)
+                try #require(await packed.wait(timeout: .seconds(60)) == 0, "summit resort pack add: \(packed.stderr.suffix(2000))")
                 let first = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
                 let second = try ChildProcess(summit, ["serve", "--port", "0"], environment: environment, in: folder)
                 // The same database with addresses confirmed by mail, and with sign-ups closed (and no OAuth server).
@@ -78,7 +84,7 @@ import Testing
                         "a": a, "b": b, "confirming": c, "closed": d, "anon": values[GatewayConfiguration.Key.anonKey]!,
                         "service": values[GatewayConfiguration.Key.serviceRoleKey]!, "secret": values[GatewayConfiguration.Key.jwtSecret]!,
                         "powdermeet_anon": values[AppFace.powdermeet.anonKeyName]!, "airstrive_anon": values[AppFace.airstrive.anonKeyName]!,
-                        "graph_resort": "compat-graph",
+                        "graph_resort": "compat-graph", "graph_resort_pack": pack.path,
                         "tls": proxy.url,
                         "mailbox": mailbox.path, "previous_key": keyFiles.previous.path,
                         "apple_key": keyFiles.apple.path, "google_key": keyFiles.google.path,

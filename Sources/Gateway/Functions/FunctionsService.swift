@@ -14,6 +14,8 @@ import Relay
 ///   resort has no canonical manifest.
 ///
 /// - `delete-account` (AirStrive): the signed-in person's account, rows and auth user.
+/// - `get-resort-3d-pack`: the resort's newest USDZ pack as a signed storage URL (an
+///   hour) and the SHA-256 to check it against; 404 when the resort has none.
 ///
 /// Functions whose code lives outside the gateway arrive as `EdgeFunction`s.
 struct FunctionsService: Sendable {
@@ -48,11 +50,13 @@ struct FunctionsService: Sendable {
             return await getResortGraph(request)
         case (.post, "delete-account", 1):
             return await deleteAccount(caller)
-        case (_, "get-resort-graph", 1), (_, "delete-account", 1):
+        case (.post, "get-resort-3d-pack", 1):
+            return await resort3DPack(request, caller: caller)
+        case (_, "get-resort-graph", 1), (_, "delete-account", 1), (_, "get-resort-3d-pack", 1):
             return Self.error(405, "POST only")
         default:
             // The platform's code and message, then what Summit does serve.
-            let served = (["delete-account", "get-resort-graph"] + registered.keys.sorted()).map { "POST /functions/v1/\($0)" }
+            let served = (["delete-account", "get-resort-3d-pack", "get-resort-graph"] + registered.keys.sorted()).map { "POST /functions/v1/\($0)" }
             return .json(404, object: ["code": "NOT_FOUND",
                                        "message": "Requested function was not found: Summit serves " + served.joined(separator: ", ")])
         }
@@ -114,6 +118,31 @@ struct FunctionsService: Sendable {
         } catch {
             return Self.error(500, "the account was not deleted: the database is not reachable; retry")
         }
+    }
+
+    // MARK: - get-resort-3d-pack
+
+    private func resort3DPack(_ request: HTTPRequest, caller: RequestCaller) async -> HTTPResponse {
+        guard let body = JSONText.parse(request.body) as? [String: Any], let resort = body["resort_id"] as? String, !resort.isEmpty else {
+            return Self.error(400, "resort_id is required")
+        }
+        let text: String?
+        do {
+            text = try await context.query("select mountain.newest_3d_pack(\(resort))::text", as: caller).first?.decode(String?.self, at: 0)
+        } catch {
+            return Self.error(500, "the pack could not be read: the database is not reachable; retry")
+        }
+        guard let text, let pack = JSONText.parse(text) as? [String: Any], let name = pack["storage_name"] as? String else {
+            return Self.error(404, "no 3D pack for resort_id=\(resort): an operator adds one with summit resort pack add \(resort) FILE")
+        }
+        let lifetime = 3600
+        // Packs are every app's to fetch: the URL, good for its one object, is signed as the service.
+        let token = SignedURLToken(secret: context.credentials.secret)
+            .sign(bucket: "resort-packs", name: name, expiresIn: lifetime, signer: context.credentials.serviceRole, now: context.clock())
+        let url = context.publicURL(request) + "/storage/v1/object/sign/" + StorageNames.urlPath(bucket: "resort-packs", name: name)
+            + "?token=" + token
+        return .json(200, object: ["resort_id": resort, "sha256": pack["sha256"] ?? NSNull(), "byte_count": pack["byte_count"] ?? NSNull(),
+                                   "created_at": pack["created_at"] ?? NSNull(), "url": url, "expires_in": lifetime])
     }
 
     // MARK: - get-resort-graph

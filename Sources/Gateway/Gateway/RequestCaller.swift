@@ -53,6 +53,10 @@ struct Credentials: Sendable {
     /// Every configured API key, the project's two first, then each app's pair.
     let apiKeys: [(text: String, token: VerifiedToken)]
 
+    /// The project's service role, as the signer of URLs to objects anyone may fetch
+    /// through a function that decided so (a signed URL names its one object).
+    var serviceRole: RequestCaller { RequestCaller(apiKeys[1].token) }
+
     init(_ configuration: GatewayConfiguration) throws {
         keys = configuration.tokenKeys
         let texts = [configuration.anonKey, configuration.serviceRoleKey]

@@ -15,7 +15,7 @@ enum ResortCommand {
             manifest version (apply), a graph blob (build), a publication that moves the resort's active \
             pointer (publish). Clients see nothing until publish.
             """,
-        subcommands: [list, catalogCommand, ingest, review, apply, build, publish, get, export, synth])
+        subcommands: [list, catalogCommand, ingest, review, apply, build, publish, get, export, packCommand, synth])
 
     static let json = Command.Option.flag("--json", "print the result as JSON")
     static let resortArgument = Command.Argument(name: "RESORT", help: "the resort id, like vail or grandvalira")
