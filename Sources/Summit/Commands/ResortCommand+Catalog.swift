@@ -10,13 +10,6 @@ extension ResortCommand {
         summary: "The resort catalog: import it from a JSON file, list and search it.",
         subcommands: [catalogImport, catalogList])
 
-    struct CatalogImport: Codable, Sendable {
-        var added: Int
-        var changed: Int
-        var unchanged: Int
-        var total: Int
-    }
-
     static let catalogImport = Command(
         name: "import",
         summary: "Import resorts from a catalog file: added, changed or unchanged by id; a bad entry refuses the file.",
@@ -37,22 +30,8 @@ extension ResortCommand {
             guard (try? JSONSerialization.jsonObject(with: data)) is [Any] else {
                 throw CLIError("\(path) is not a JSON array of resorts", fix: "give a file like [{\"id\": \"vail\", \"name\": \"Vail\", \"bbox\": {…}, \"center\": {…}}, …]")
             }
-            let text = String(decoding: data, as: UTF8.self)
-            let report = try await AppSession.with(try invocation.workspace()) { session in
-                do {
-                    return try await session.connection.query("select mountain.import_resort_catalog(\(text)::jsonb)", as: .serviceRole)
-                        .scalar(PostgresJSON<CatalogImport>.self).value
-                } catch let error as PostgresError where error.code == .raiseException {
-                    throw CLIError("\(path): \(error.hint ?? error.message)", fix: "nothing was imported; correct the entries named and run it again")
-                }
-            }
-            if invocation.json {
-                try invocation.console.json(report)
-            } else {
-                invocation.console.out("\(path): \(report.added) added, \(report.changed) changed, \(report.unchanged) unchanged; "
-                                       + "the catalog holds \(report.total) resorts")
-            }
-            return 0
+            return try await CatalogImport.run("mountain.import_resort_catalog", rows: String(decoding: data, as: UTF8.self), file: path,
+                                               things: "resorts", invocation)
         })
 
     struct CatalogEntry: Codable, Sendable {

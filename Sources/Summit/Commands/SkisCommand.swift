@@ -10,13 +10,6 @@ enum SkisCommand {
 
     static let columns = ["brand", "model", "category", "waist_width_mm", "topsheet_asset_key"]
 
-    struct Report: Codable, Sendable {
-        var added: Int
-        var changed: Int
-        var unchanged: Int
-        var total: Int
-    }
-
     static let importCatalog = Command(
         name: "import",
         summary: "Import ski models from a CSV file: added, changed or unchanged by brand and model.",
@@ -53,21 +46,7 @@ enum SkisCommand {
                 return object
             }
             let json = String(decoding: try JSONSerialization.data(withJSONObject: rows), as: UTF8.self)
-            let report = try await AppSession.with(try invocation.workspace()) { session in
-                do {
-                    return try await session.connection.query("select activity.import_ski_models(\(json)::jsonb)", as: .serviceRole)
-                        .scalar(PostgresJSON<Report>.self).value
-                } catch let error as PostgresError where error.code == .raiseException {
-                    throw CLIError("\(path): \(error.hint ?? error.message)", fix: "nothing was imported; correct the file and run it again")
-                }
-            }
-            if invocation.json {
-                try invocation.console.json(report)
-            } else {
-                invocation.console.out("\(path): \(report.added) added, \(report.changed) changed, \(report.unchanged) unchanged; "
-                                       + "the catalog holds \(report.total) models")
-            }
-            return 0
+            return try await CatalogImport.run("activity.import_ski_models", rows: json, file: path, things: "models", invocation)
         })
 
     struct Model: Codable, Sendable {
