@@ -107,7 +107,7 @@ import Testing
             #expect(bucket["allowed_mime_types"] as? [String] == ["text/plain"] && bucket["owner"] as? String == "")
             #expect(bucket["created_at"] is String && bucket["updated_at"] is String)
             let all = try #require(try await service("GET", "/bucket").json as? [[String: Any]])
-            #expect(all.map { $0["id"] as? String } == ["avatars", "docs", "photos", "powdermeet-avatars"])
+            #expect(all.map { $0["id"] as? String } == ["avatars", "docs", "photos", "powdermeet-avatars", "resort-packs"])
 
             #expect(try await service("POST", "/bucket", ["name": "docs"]).status == 409)
             #expect(try await service("POST", "/bucket", ["name": "list"]).status == 400, "a route word is no bucket name")
