@@ -675,6 +675,10 @@ async def main():
         body = built.json() if built.status_code == 200 else {}
         if not (body.get("status") == "ready" and body.get("cached") is True and body.get("sha256") == graph.get("sha256")):
             return f"the operator's build answered {built.status_code} {built.text[:300]}"
+        bad = await http.post(f"{A}/functions/v1/build-resort-graph", json={"resort_id": CONFIG["graph_resort"], "snapshot_date": "last week"},
+                              headers={"apikey": CONFIG["service"], "Authorization": f"Bearer {CONFIG['service']}"})
+        if bad.status_code != 400 or "YYYY-MM-DD" not in bad.text:
+            return f"a bad snapshot_date answered {bad.status_code} {bad.text[:200]}"
         return None
     await replay.call("FN2", "build-resort-graph", fn2)
 

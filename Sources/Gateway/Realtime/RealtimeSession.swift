@@ -124,19 +124,14 @@ actor RealtimeSession {
         }
         let subTopic = String(topic.dropFirst("realtime:".count))
         let kind = RealtimeChannel.kind(of: subTopic)
-        switch kind {
-        case .resortPositions(let resort), .cellPositions(let resort):
-            guard caller.userID != nil else {
-                return send(PhoenixMessage.refusal(to: message, "sign in to follow friends' positions", serializer: serializer))
-            }
-            if case .cellPositions(let cell) = kind, !Geohash.isCell(cell) {
-                return send(PhoenixMessage.refusal(to: message, "\(cell) is not a geohash cell (six letters of 0-9, b-h, j, k, m, n, p-z)", serializer: serializer))
-            }
-            if case .resortPositions = kind, !RelayChannel.isValidResortID(resort) {
-                return send(PhoenixMessage.refusal(to: message, "\(resort) is not a resort id (1–52 letters, digits, _ . -)", serializer: serializer))
-            }
-        case .plain:
-            break
+        if kind != .plain, caller.userID == nil {
+            return send(PhoenixMessage.refusal(to: message, "sign in to follow friends' positions", serializer: serializer))
+        }
+        if case .resortPositions(let resort) = kind, !RelayChannel.isValidResortID(resort) {
+            return send(PhoenixMessage.refusal(to: message, "\(resort) is not a resort id (1–52 letters, digits, _ . -)", serializer: serializer))
+        }
+        if case .cellPositions(let cell) = kind, !Geohash.isCell(cell) {
+            return send(PhoenixMessage.refusal(to: message, "\(cell) is not a geohash cell (six letters of 0-9, b-h, j, k, m, n, p-z)", serializer: serializer))
         }
         let presence = config["presence"] as? [String: Any]
         let key = (presence?["key"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()

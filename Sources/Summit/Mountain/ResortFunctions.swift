@@ -72,6 +72,13 @@ enum ResortFunctions {
         }
         let manifest = (body["manifest_version"] as? NSNumber)?.intValue
         let date = body["snapshot_date"] as? String
+        // Checked here, so the answer speaks of the request's fields, not the CLI's flags.
+        if let date, OSMExtract.isoDate(date) == nil {
+            return EdgeFunctionCall.error(400, "snapshot_date \(date) is not a date: write it as YYYY-MM-DD, or leave it out for the resort's pin")
+        }
+        if body["manifest_version"] != nil, manifest == nil || manifest! < 1 {
+            return EdgeFunctionCall.error(400, "manifest_version is a whole number from 1, or left out for the newest staged manifest")
+        }
         let pipeline = ResortPipeline(connection: db)
         do {
             let outcome = try await pipeline.build(resort, manifestVersion: manifest, snapshotDate: date, dryRun: false) { _ in }
