@@ -44,4 +44,27 @@ import Testing
         #expect(map["46.001000,7.001000"] as? Double == 1950.5)
         #expect(ResortFunctions.elevationMap(try snapshot(elevation: nil)).isEmpty, "no DEM: nothing to look up")
     }
+
+    static let andorra = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/data/osm")
+
+    /// On a real extract and its SRTM tile, as an operator ingests them: every way vertex the
+    /// app would look up has a sample, and the samples are Andorra's heights.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: andorra.appendingPathComponent("dem/N42E001.hgt.zip").path),
+                   "../shared/data/osm (the Andorra extract and its SRTM tile) is absent"))
+    func aRealExtractsElevationMapCoversItsWays() throws {
+        let extract = try OSMExtract(file: Self.andorra.appendingPathComponent("andorra-2025-01-19.ski.osm.json"), snapshotDate: nil)
+        let tile = try ElevationInput(file: Self.andorra.appendingPathComponent("dem/N42E001.hgt.zip"))
+        let snapshot = SnapshotInputs(snapshotDate: extract.snapshotDate, sourceName: "andorra", sha256: String(repeating: "a", count: 64),
+                                      osm: extract.data, elevation: try ElevationInput.layered([tile]), elevationPolicy: .fail)
+        let map = ResortFunctions.elevationMap(snapshot)
+        let wanted = Set(snapshot.osm.ways.flatMap(\.nodeIDs).compactMap { snapshot.osm.node($0) }.filter { $0.tags["ele"] == nil }
+            .map { String(format: "%.6f,%.6f", $0.lat, $0.lon) })
+        #expect(wanted.count > 10_000 && Set(map.keys) == wanted, "\(map.count) of \(wanted.count) vertices")
+        let heights = map.values.compactMap { $0 as? Double }
+        #expect(heights.count == map.count && heights.allSatisfy { (900...3000).contains($0) }, "\(heights.min() ?? 0)–\(heights.max() ?? 0) m")
+        let elements = (ResortFunctions.overpassJSON(snapshot.osm)["elements"] as? [[String: Any]]) ?? []
+        #expect(elements.count == snapshot.osm.nodes.count + snapshot.osm.ways.count)
+    }
 }
+
