@@ -49,6 +49,24 @@ public func withFreshDatabase<T>(
     return try await dropping(database, with: databases, body)
 }
 
+/// A copy of `database` (CREATE DATABASE … TEMPLATE) for the length of `body`, taken once
+/// the last connections to it have closed (a server shutting down closes them a moment later).
+public func withCopy<T>(
+    of database: PostgresConfiguration, _ body: (PostgresConfiguration) async throws -> T
+) async throws -> T {
+    let databases = try await TestServer.shared.databases()
+    guard let name = database.database else { throw PostgresError(code: .invalidParameterValue, message: "the database has no name") }
+    var attempt = 0
+    while true {
+        do {
+            return try await dropping(try await databases.create(from: name), with: databases, body)
+        } catch let error as PostgresError where error.code.rawValue == "55006" && attempt < 50 {
+            attempt += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
+
 /// Runs `body` on `database`, then drops it whatever happened.
 private func dropping<T>(
     _ database: PostgresConfiguration, with databases: TestDatabases, _ body: (PostgresConfiguration) async throws -> T

@@ -32,6 +32,12 @@ begin
   where r.last_finished_at is null or r.last_outcome is distinct from 'succeeded'
      or r.last_finished_at <= summit.now() - p_every
   returning true into v_started;
+  if v_started then
+    -- The caller holds the lease: a run still open was cut short (its worker's connection died).
+    update summit.job_run_history set outcome = 'abandoned' where job = p_job and outcome = 'running';
+    delete from summit.job_run_history where job = p_job and started_at < summit.now() - interval '7 days';
+    insert into summit.job_run_history (job, worker, started_at) values (p_job, p_worker, summit.now());
+  end if;
   return coalesce(v_started, false);
 end
 $$;
@@ -42,7 +48,10 @@ create or replace function summit.finish_job_run(p_job text, p_succeeded boolean
   as $$
     update summit.job_runs set last_finished_at = summit.now(),
       last_outcome = case when p_succeeded then 'succeeded' else 'failed' end, last_detail = left(p_detail, 2000)
-    where job = p_job
+    where job = p_job;
+    update summit.job_run_history set finished_at = summit.now(),
+      outcome = case when p_succeeded then 'succeeded' else 'failed' end
+    where job = p_job and outcome = 'running';
   $$;
 
 grant execute on function summit.try_job_lease(text) to service_role;

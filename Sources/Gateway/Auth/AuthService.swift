@@ -217,6 +217,8 @@ struct AuthService: Sendable {
         else {
             return .refused(Self.error(500, "unexpected_failure", "the grant answered without a session"))
         }
+        // A new session may follow a sign-up or a change to the user: its first reads see them.
+        context.noteWrite(by: UUID(uuidString: userID))
         let now = Int(context.clock().timeIntervalSince1970)
         let lifetime = context.configuration.accessTokenLifetime
         let anonymous = user["is_anonymous"] as? Bool ?? false

@@ -159,7 +159,7 @@ struct FunctionsService: Sendable {
             let text = try await context.queryAsService("""
                 select mountain.get_resort_graph(\(resort), \(integer("cached_manifest_version")), \(body["cached_content_sha256"] as? String),
                   \(integer("manifest_version")), \(body["graph_version"] as? String), \(body["content_sha256"] as? String))::text
-                """).scalar(String.self)
+                """, lagTolerant: true).scalar(String.self)
             graph = JSONText.parse(text) as? [String: Any] ?? [:]
         } catch let error as PostgresError where error.code == .raiseException {
             return Self.error(400, error.hint ?? error.message)
@@ -212,14 +212,18 @@ struct FunctionsService: Sendable {
         }
         do {
             if kind == "blob" {
-                let rows = try await context.queryAsService("""
+                let blob: PostgresQuery = """
                     select translate(encode(b.blob, 'base64'), E'\\n', '') from mountain.resort_canonical_publication p
                     join mountain.resort_graph_blob b on b.resort_id = p.resort_id and b.manifest_version = p.manifest_version
                      and b.snapshot_date = p.snapshot_date and b.graph_version = p.graph_version and b.sha256 = p.content_sha256
                     where p.resort_id = \(resort) and p.manifest_version = \(manifest) and p.graph_version = \(pieces[1])
                       and p.content_sha256 = \(pieces[2])
                     limit 1
-                    """)
+                    """
+                // A blob never changes once published, so a standby that has it serves it; one a
+                // moment behind the publication leaves it to the primary.
+                var rows = try await context.queryAsService(blob, lagTolerant: true)
+                if rows.isEmpty, context.reads != nil { rows = try await context.queryAsService(blob) }
                 guard let text = try rows.first?.decode(String.self, at: 0), let bytes = Data(base64Encoded: text) else {
                     return Self.error(404, "that graph was never published")
                 }

@@ -16,10 +16,11 @@ public final class Gateway: Sendable {
     let realtime: RealtimeService
     private let stopping = Once()
 
-    /// `functions`: edge functions served besides the gateway's own (`EdgeFunction`).
-    public init(database: PostgresConfiguration, configuration: GatewayConfiguration, functions: [EdgeFunction] = [],
-                clock: @escaping @Sendable () -> Date = { Date() }) async throws {
-        context = try GatewayContext(database: database, configuration: configuration, clock: clock)
+    /// `functions`: edge functions served besides the gateway's own (`EdgeFunction`);
+    /// `readDatabase`: a read pool (standbys) for lag-tolerant reads (`ReadRouting`).
+    public init(database: PostgresConfiguration, readDatabase: PostgresConfiguration? = nil, configuration: GatewayConfiguration,
+                functions: [EdgeFunction] = [], clock: @escaping @Sendable () -> Date = { Date() }) async throws {
+        context = try GatewayContext(database: database, readDatabase: readDatabase, configuration: configuration, clock: clock)
         realtime = try await RealtimeService(context: context)
         let responder = GatewayResponder(
             context: context, auth: AuthService(context: context), rest: RestService(context: context),
@@ -41,6 +42,7 @@ public final class Gateway: Sendable {
         await server.shutdown()
         await realtime.close()
         await context.pool.close()
+        await context.reads?.pool.close()
     }
 }
 

@@ -41,6 +41,11 @@ struct GatewayResponder: HTTPResponder {
                     + "\(tooDeep.limit) levels; send at most \(tooDeep.limit) levels",
             ])))
         }
+        // REST tells its reads from its writes statement by statement; elsewhere anything
+        // but a read may write as its caller.
+        if ![.get, .head].contains(request.method), service != "rest/v1", context.reads != nil {
+            context.noteWrite(by: (try? context.credentials.caller(of: request, now: context.clock()))?.userID)
+        }
         let response: HTTPResponse
         switch service {
         case "auth/v1":

@@ -51,10 +51,12 @@ extension RestService {
                                          hint: "Check the function's name and schema, and that it is in an exposed schema")
         }
         let function = try FunctionCall(schema: schema, name: name, keys: keys, overloads: overloads, role: caller.role)
+        let route = route(name, function.function, readOnly: readOnly, caller: caller)
         let media = try media(of: request)
         let preferences = Preferences(request.headers)
         if function.isVoid {
-            let row = try await run(function.voidStatement(body: body), media: media, caller: caller, prepared: true, readOnly: readOnly)
+            let row = try await run(function.voidStatement(body: body), media: media, caller: caller, prepared: true, readOnly: readOnly,
+                                    route: route)
             if case .plan = media { return Self.body(200, row.body, media: media, headers: HTTPHeaders()) }
             return .json(200, row.body)
         }
@@ -75,7 +77,8 @@ extension RestService {
         }
         // The plain call repeats (a hot path), so it is prepared; with modifiers the text varies.
         let prepared = !query.hasModifiers && request.headers["range"] == nil && preferences.count == nil
-        let row = try await run(builder.query(sql), planned: planned, media: media, caller: caller, prepared: prepared, readOnly: readOnly)
+        let row = try await run(builder.query(sql), planned: planned, media: media, caller: caller, prepared: prepared, readOnly: readOnly,
+                                route: route)
         if case .plan = media { return Self.body(200, row.body, media: media, headers: HTTPHeaders()) }
         if media.isSingle {
             guard function.function.returnsSet || function.returnsRows else { return Self.body(200, row.body, media: .array(stripNulls: false), headers: HTTPHeaders()) }
@@ -86,5 +89,12 @@ extension RestService {
         }
         // One value or one row: no range to speak of.
         return Self.body(200, row.body, media: .array(stripNulls: false), headers: HTTPHeaders())
+    }
+
+    /// A stable or immutable function only reads: named in `ReadRouting`, the read pool may
+    /// answer it. A volatile one called with POST may write.
+    private func route(_ name: String, _ function: SchemaCache.Function, readOnly: Bool, caller: RequestCaller) -> Route {
+        guard function.volatility != "v" else { return readOnly ? .primary : .write }
+        return context.reads?.serves(function: name, caller: caller, now: context.clock()) == true ? .lagTolerant : .primary
     }
 }

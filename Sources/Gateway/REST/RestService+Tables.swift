@@ -45,7 +45,8 @@ extension RestService {
             var countBuilder = SQLBuilder()
             planned = countBuilder.query(ReadStatement.plannedCount(root, prelude: nil, &countBuilder))
         }
-        let row = try await run(builder.query(sql), planned: planned, media: media, caller: caller)
+        let lagTolerant = context.reads?.serves(relation: target.schema, target.table, caller: caller, now: context.clock()) ?? false
+        let row = try await run(builder.query(sql), planned: planned, media: media, caller: caller, route: lagTolerant ? .lagTolerant : .primary)
         return try readResponse(row, media: media, start: offset ?? 0)
     }
 
@@ -127,7 +128,7 @@ extension RestService {
         if case .plan = media {
             throw PostgRESTError.refusal(406, "PGRST107", "Summit serves query plans for reads (GET, HEAD and functions) only")
         }
-        let row = try await run(statement, media: media, caller: caller)
+        let row = try await run(statement, media: media, caller: caller, route: .write)
         let total = preferences.wantsCount ? row.count : nil
         var headers = HTTPHeaders()
         headers.set("content-range", kind == .update ? Self.contentRange(lower: 0, upper: row.count - 1, total: total)

@@ -81,22 +81,28 @@ struct RestService: Sendable {
         return media
     }
 
+    /// Where a statement runs: the primary; the read pool, for a lag-tolerant read
+    /// (`ReadRouting`); or the primary as a write, after which its caller reads from the
+    /// primary for a while.
+    enum Route { case primary, lagTolerant, write }
+
     /// Runs `statement` as the caller (with `planned`, the planner's row estimate, first), in a
     /// read-only transaction when `readOnly`. A plan request runs `explain …` instead and
     /// answers its text. PostgreSQL's errors become PostgREST's.
     func run(_ statement: PostgresQuery, planned: PostgresQuery? = nil, media: ResponseMedia, caller: RequestCaller,
-             prepared: Bool = false, readOnly: Bool = false) async throws(Refusal) -> StatementRow {
+             prepared: Bool = false, readOnly: Bool = false, route: Route = .primary) async throws(Refusal) -> StatementRow {
+        if route == .write { context.noteWrite(by: caller.userID) }
         do {
             if let explain = media.explainPrefix {
                 var explained = statement
                 explained.sql = explain + statement.sql
                 let plan = explained
-                let rows = try await context.pool.withConnection { connection in
+                let rows = try await context.withConnection(lagTolerant: route == .lagTolerant) { connection in
                     try await connection.queries([plan], as: caller, readOnly: readOnly)
                 }[0]
                 return StatementRow(body: try rows.map { try $0.decode(String.self, at: 0) }.joined(separator: "\n"), count: 0, total: nil)
             }
-            let results = try await context.pool.withConnection { connection in
+            let results = try await context.withConnection(lagTolerant: route == .lagTolerant) { connection in
                 try await connection.queries((planned.map { [$0] } ?? []) + [statement], as: caller, prepared: prepared, readOnly: readOnly)
             }
             let row = results[results.count - 1][0]

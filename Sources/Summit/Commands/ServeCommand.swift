@@ -13,7 +13,8 @@ enum ServeCommand {
             The JWT secret and the anon and service role keys come from --config FILE (KEY=value lines) or the \
             environment (SUMMIT_JWT_SECRET, SUMMIT_ANON_KEY, SUMMIT_SERVICE_ROLE_KEY; the environment wins); make \
             them once with `summit serve keys --out FILE`. Optional: SUMMIT_ACCESS_TOKEN_LIFETIME (seconds, default \
-            3600) and SUMMIT_REST_SCHEMAS (default public,social,grids,meet,mountain,activity). Plain HTTP only: put \
+            3600), SUMMIT_REST_SCHEMAS (default public,social,grids,meet,mountain,activity) and SUMMIT_READ_URL (standbys \
+            that answer lag-tolerant reads: the Atlas, resort graphs, others' profiles). Plain HTTP only: put \
             a TLS proxy in front (see docs/gateway.md). Several processes may share one port \
             (SO_REUSEPORT) or run on several behind a load balancer; they share presence and broadcasts through \
             PostgreSQL. Interrupt (SIGINT or SIGTERM) drains requests and closes WebSockets with 1001.
@@ -44,7 +45,9 @@ enum ServeCommand {
             }
             let database = try await AppSession.with(workspace) { $0.connection.configuration }
             let console = invocation.console
-            let gateway = try await Gateway(database: database, configuration: configuration, functions: ResortFunctions.all(database: database))
+            let readDatabase = try readPool(workspace.environment)
+            let gateway = try await Gateway(database: database, readDatabase: readDatabase, configuration: configuration,
+                                            functions: ResortFunctions.all(database: database))
             do {
                 try gateway.start()
             } catch {
@@ -54,6 +57,7 @@ enum ServeCommand {
             // The address on standard output (tests and scripts read it); the rest is a note.
             console.out("listening on http://\(configuration.server.host):\(gateway.port)")
             console.note("summit serve: /auth/v1 /rest/v1 /realtime/v1/websocket /storage/v1 on \(database.target); interrupt to stop")
+            if let readDatabase { console.note("summit serve: lag-tolerant reads on \(readDatabase.target) (SUMMIT_READ_URL)") }
             if configuration.auth.smtp == nil {
                 console.note("summit serve: no mail server is set (\(AuthSettings.Key.smtpURL)): codes and links that auth would mail are written to this log")
             }
@@ -176,6 +180,17 @@ enum ServeCommand {
             return try GatewayConfiguration.from(values)
         } catch let problem as GatewayConfiguration.Problem {
             throw CLIError(problem.description)
+        }
+    }
+
+    /// `SUMMIT_READ_URL`: where lag-tolerant reads go (docs/operations.md, "Read routing").
+    static func readPool(_ environment: [String: String]) throws -> PostgresConfiguration? {
+        guard let text = environment["SUMMIT_READ_URL"], !text.isEmpty else { return nil }
+        do {
+            return try PostgresConfiguration(text)
+        } catch let error as PostgresError {
+            throw CLIError("SUMMIT_READ_URL is not usable: \(error.message)",
+                           fix: "give the standbys' URL (for example host=n1,n2,n3 target_session_attrs=prefer-standby), or unset it")
         }
     }
 }
