@@ -46,6 +46,11 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// True when the connection itself failed; the statement may or may not have run.
     public var isConnectionFailure: Bool { code.errorClass == "08" || code == .adminShutdown }
 
+    /// True when the server cannot be used right now: the connection failed, or the server is
+    /// shutting down or not yet accepting connections (a restart's or a failover's moments).
+    /// Nothing of the failed transaction was kept; trying again shortly may succeed.
+    public var isServerUnavailable: Bool { isConnectionFailure || ["57P01", "57P02", "57P03"].contains(code.rawValue) }
+
     public var description: String {
         var text = message
         if let detail { text += "\nDETAIL: \(detail)" }

@@ -12,12 +12,19 @@ public actor PostgresPool {
     private var open = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var closed = false
+    /// How long a connection serves before it is closed on its return; nil: as long as it works.
+    private let maxLifetime: Duration?
+    private var openedAt: [ObjectIdentifier: ContinuousClock.Instant] = [:]
 
-    public init(_ configuration: PostgresConfiguration, maxConnections: Int = 8, applicationName: String = "summit") {
+    /// `maxLifetime` renews connections now and then, so a pool over several hosts (a
+    /// read pool on standbys) spreads out again after a host came back.
+    public init(_ configuration: PostgresConfiguration, maxConnections: Int = 8, applicationName: String = "summit",
+                maxLifetime: Duration? = nil) {
         precondition(maxConnections > 0, "a pool needs at least one connection")
         self.configuration = configuration
         self.maxConnections = maxConnections
         self.applicationName = applicationName
+        self.maxLifetime = maxLifetime
     }
 
     /// Connections currently open (leased plus idle): never more than `maxConnections`.
@@ -76,7 +83,9 @@ public actor PostgresPool {
             if open < maxConnections {
                 open += 1
                 do {
-                    return try await PostgresConnection.connect(configuration, applicationName: applicationName)
+                    let connection = try await PostgresConnection.connect(configuration, applicationName: applicationName)
+                    if maxLifetime != nil { openedAt[ObjectIdentifier(connection)] = .now }
+                    return connection
                 } catch {
                     open -= 1
                     wakeOne()
@@ -90,13 +99,19 @@ public actor PostgresPool {
     private func giveBack(_ connection: PostgresConnection) async {
         let isOpen = await connection.isOpen
         let reusable = isOpen ? await connection.isIdle : false
-        if reusable && !closed {
+        if reusable && !closed && !hasLived(connection) {
             idle.append(connection)
         } else {
             open -= 1
+            openedAt[ObjectIdentifier(connection)] = nil
             await connection.close()
         }
         wakeOne()
+    }
+
+    private func hasLived(_ connection: PostgresConnection) -> Bool {
+        guard let maxLifetime, let opened = openedAt[ObjectIdentifier(connection)] else { return false }
+        return ContinuousClock.now - opened >= maxLifetime
     }
 
     private func wakeOne() {

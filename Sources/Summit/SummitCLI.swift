@@ -53,7 +53,7 @@ public enum SummitCLI {
         case let error as ClusterError: return error.description
         case let error as MigrationError: return error.description
         case let error as ActivityImportError: return error.description
-        case let error as PostgresError where error.isConnectionFailure || ["57P02", "57P03"].contains(error.code.rawValue):
+        case let error as PostgresError where error.isServerUnavailable:
             // A transaction whose connection died is rolled back; the command can run again once the database answers.
             return "the database connection was lost (the server restarted or failed over): \(error.message); "
                 + "what had not committed was not kept: run it again (SQLSTATE \(error.code))"

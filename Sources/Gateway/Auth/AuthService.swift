@@ -304,7 +304,13 @@ struct AuthService: Sendable {
     /// answers 403 (a refresh token of one is a 400, as every refused grant).
     static func failure(_ error: any Error, signedIn: Bool = false) -> HTTPResponse {
         guard let error = error as? PostgresError, error.code == "P0001" else {
-            return Self.error(500, "unexpected_failure", "the auth service could not reach its database; try again")
+            if (error as? PostgresError)?.isServerUnavailable == true {
+                // A restart or a failover: the clients retry a 503 by themselves, when told.
+                var response = Self.error(503, "unexpected_failure", "the auth service could not reach its database (it may be failing over); retry shortly")
+                response.headers.set("retry-after", "1")
+                return response
+            }
+            return Self.error(500, "unexpected_failure", "the auth service failed: \(error)")
         }
         let status: Int
         switch error.message {

@@ -35,7 +35,9 @@ final class ReadRouting: Sendable {
     private let restingUntil = Mutex<Date>(.distantPast)
 
     init(_ database: PostgresConfiguration, maxConnections: Int, stickySeconds: TimeInterval = 5) {
-        pool = PostgresPool(database, maxConnections: maxConnections, applicationName: "summit-gateway-read")
+        // Renewed every minute: after a failover the pool finds the standbys again (a
+        // multi-host URL on prefer-standby falls back to the primary while none answers).
+        pool = PostgresPool(database, maxConnections: maxConnections, applicationName: "summit-gateway-read", maxLifetime: .seconds(60))
         self.stickySeconds = stickySeconds
     }
 
@@ -76,7 +78,7 @@ final class ReadRouting: Sendable {
     /// Why a read the pool failed is the primary's to answer instead.
     static func handsToPrimary(_ error: Error) -> Bool {
         guard let error = error as? PostgresError else { return false }
-        // 40001: canceled by a conflict with recovery; 25006: the statement wrote; 57P0x: shutting down.
-        return error.isConnectionFailure || ["40001", "25006", "57P01", "57P02", "57P03"].contains(error.code.rawValue)
+        // 40001: canceled by a conflict with recovery; 25006: the statement wrote.
+        return error.isServerUnavailable || ["40001", "25006"].contains(error.code.rawValue)
     }
 }

@@ -32,7 +32,7 @@ enum PostgRESTError {
             return response(500, code: "PGRST000", message: "the gateway could not run the request: \(error)")
         }
         // A lost connection, or a server shutting down or not yet accepting connections (a failover's moments).
-        if error.isConnectionFailure || ["57P01", "57P02", "57P03"].contains(error.code.rawValue) {
+        if error.isServerUnavailable {
             return response(503, code: "PGRST001", message: "Database client error: the database is not reachable (it may be failing over). Retry shortly.")
         }
         let code = error.code.rawValue

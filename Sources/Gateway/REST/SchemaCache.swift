@@ -45,7 +45,7 @@ actor SchemaCache {
     func overloads(schema: String, name: String) async throws -> [Function] {
         let key = schema + "." + name
         if let cached = functions[key], ContinuousClock.now - cached.at < lifetime { return cached.overloads }
-        let rows = try await pool.withConnection { connection in
+        let refreshed = try await refreshing(functions[key]?.overloads) { try await pool.withConnection { connection in
             try await connection.query("""
                 select coalesce((
                          select json_agg(json_build_object('name', coalesce(a.name, ''), 'type', format_type(a.type, null)) order by a.ord)
@@ -68,6 +68,11 @@ actor SchemaCache {
                 where n.nspname = \(schema) and p.proname = \(name) and p.prokind = 'f'
                 order by p.oid
                 """).decode(Row.self)
+        } }
+        let rows: [Row]
+        switch refreshed {
+        case .fresh(let read): rows = read
+        case .stale(let overloads): return overloads
         }
         let overloads = try rows.map { row in
             Function(arguments: try JSONDecoder().decode([Function.Argument].self, from: Data(row.arguments.utf8)),
@@ -97,9 +102,33 @@ actor SchemaCache {
         let key = kind + ":" + schema + "." + table
         if let cached = tables[key], ContinuousClock.now - cached.at < lifetime, let value = cached.value as? T { return value }
         let statement = query(PostgresQuery.quoteIdentifier(schema) + "." + PostgresQuery.quoteIdentifier(table))
-        let value = try await pool.withConnection { connection in try read(try await connection.query(statement)) }
-        tables[key] = (ContinuousClock.now, value)
-        return value
+        switch try await refreshing(tables[key]?.value as? T, {
+            try await pool.withConnection { connection in try read(try await connection.query(statement)) }
+        }) {
+        case .fresh(let value):
+            tables[key] = (ContinuousClock.now, value)
+            return value
+        case .stale(let value):
+            return value
+        }
+    }
+
+    enum Refreshed<Fresh: Sendable, Stale: Sendable>: Sendable {
+        case fresh(Fresh)
+        case stale(Stale)
+    }
+
+    /// Reads the catalog again; while the database cannot be reached (a restart, a failover)
+    /// an entry it read before answers instead, so requests a standby serves go on.
+    private func refreshing<Fresh: Sendable, Stale: Sendable>(
+        _ cached: Stale?, _ read: () async throws -> Fresh
+    ) async throws -> Refreshed<Fresh, Stale> {
+        do {
+            return .fresh(try await read())
+        } catch let error as PostgresError where error.isServerUnavailable {
+            guard let cached else { throw error }
+            return .stale(cached)
+        }
     }
 
     /// The primary key's columns of `schema.table`, in key order (empty when it has none or does not exist).

@@ -37,7 +37,7 @@ enum StorageError {
     }
 
     static func databaseFailure(_ error: any Error) -> Refusal {
-        if let error = error as? PostgresError, error.isConnectionFailure {
+        if let error = error as? PostgresError, error.isServerUnavailable {
             return refusal(503, "DatabaseError", "the database is not reachable; retry shortly")
         }
         return refusal(500, "InternalError", "the file could not be stored or read: \(error)")
