@@ -95,6 +95,17 @@ extension ResortPipeline {
         }
     }
 
+    /// Ingests, then reports the graphs the stored snapshot and draft build,
+    /// as `summit resort ingest` and `fetch` print them.
+    func ingestAndReport(_ request: IngestRequest, progress: @Sendable (String) -> Void) async throws -> IngestPrintout {
+        let outcome = try await ingest(request, progress: progress)
+        let snapshot = try await snapshot(request.resortID, date: request.extract.snapshotDate)
+        // The meet samples are review's: ingest reports the graphs only.
+        let report = try review(outcome.draft, revision: outcome.draftRevision, snapshot: snapshot, sampling: ReviewStages.Sampling(pairs: 0))
+        return IngestPrintout(resortCreated: outcome.resortCreated, snapshotStored: outcome.snapshotStored,
+                              draftRevision: outcome.draftRevision, report: report)
+    }
+
     /// Stores the snapshot, or confirms the identical one is already there.
     private func storeSnapshot(_ db: isolated PostgresConnection, _ resortID: String, _ extract: OSMExtract,
                                _ request: IngestRequest) async throws -> Bool {
