@@ -57,7 +57,8 @@ struct CheckedOverpassAnswer: Sendable {
 
         let missing = data.ways.flatMap { way in way.nodeIDs.filter { data.nodes[$0] == nil }.map { (way.id, $0) } }
         if let first = missing.first {
-            throw CLIError("\(from) lacks \(Set(missing.map(\.1)).count) nodes its ways use (way \(first.0) uses node \(first.1)): an incomplete answer" + refused,
+            let count = Set(missing.map(\.1)).count
+            throw CLIError("\(from) lacks \(count) node\(count == 1 ? "" : "s") its ways use (way \(first.0) uses node \(first.1)): an incomplete answer" + refused,
                            fix: again)
         }
 
@@ -71,7 +72,8 @@ struct CheckedOverpassAnswer: Sendable {
         if !farWays.isEmpty || !farNodes.isEmpty {
             let shown = (farWays.prefix(3).map { "way \($0.id)" } + farNodes.prefix(3).map { "node \($0.id) at \($0.lat),\($0.lon)" })
                 .joined(separator: ", ")
-            throw CLIError("\(from) is not for the box \(box.text): \(farWays.count) ways and \(farNodes.count) nodes lie more than "
+            throw CLIError("\(from) is not for the box \(box.text): \(farWays.count) way\(farWays.count == 1 ? "" : "s") and "
+                           + "\(farNodes.count) node\(farNodes.count == 1 ? "" : "s") lie more than "
                            + "\(Self.margin)° outside it (\(shown))" + refused,
                            fix: "check --overpass is an Overpass API interpreter that answers the query it is given")
         }

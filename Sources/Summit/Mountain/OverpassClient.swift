@@ -108,6 +108,7 @@ struct OverpassClient: Sendable {
         let text = String(decoding: body.prefix(64 * 1024), as: UTF8.self)
             .replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
             .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+            .replacingOccurrences(of: " :", with: ":")
             .trimmingCharacters(in: .whitespaces)
         if let error = text.range(of: "Error: ") {
             return String(text[error.lowerBound...].prefix(300))
