@@ -91,6 +91,16 @@ import Testing
                 #expect(again.stdout.contains("next: summit resort review okemo"))
             }
             #expect(try await Self.stored(cli) == [1, 0, 2])
+
+            // Other content under the stored date is refused: snapshots never change.
+            var edited = String(decoding: okemo, as: UTF8.self)
+            edited.replaceSubrange(try #require(edited.range(of: #""piste:type":"downhill""#)), with: #""piste:type":"nordic""#)
+            let changed = try OverpassStandIn(box: box, script: [OverpassStandIn.answer(Array(edited.utf8))])
+            defer { changed.stop() }
+            let refused = try await cli.fails("resort", "fetch", "okemo", "--overpass", changed.url, "--assume-flat")
+            #expect(refused.stderr.contains("okemo already has a snapshot dated 2024-09-21 with other nodes or ways")
+                    && refused.stderr.contains("snapshots never change, so nothing was stored"), "\(refused.stderr)")
+            #expect(try await Self.stored(cli) == [1, 0, 2])
         }
     }
 

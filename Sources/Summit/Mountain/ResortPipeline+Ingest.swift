@@ -109,22 +109,9 @@ extension ResortPipeline {
     /// Stores the snapshot, or confirms the identical one is already there.
     private func storeSnapshot(_ db: isolated PostgresConnection, _ resortID: String, _ extract: OSMExtract,
                                _ request: IngestRequest) async throws -> Bool {
-        struct Existing: Decodable {
-            var sha256: String
-            var elevationPolicy: String
-            var elevation: [String]
-        }
-        let existing = try await db.query("""
-            select s.sha256, s.elevation_policy,
-                   array(select e.file_name || ':' || e.sha256 from mountain.elevation_snapshots e
-                         where e.resort_id = s.resort_id and e.snapshot_date = s.snapshot_date order by 1) as elevation
-            from mountain.osm_snapshots s
-            where s.resort_id = \(resortID) and s.snapshot_date = \(extract.snapshotDate)::date
-            """).first(as: Existing.self)
-        let elevation = request.elevation.map { "\($0.fileName):\($0.sha256)" }.sorted()
+        let existing = try await Self.storedSnapshots(db, resortID, dates: [extract.snapshotDate]).first
         if let existing {
-            guard existing.sha256 == extract.sha256, existing.elevationPolicy == request.elevationPolicy.rawValue,
-                  existing.elevation == elevation else {
+            guard existing.sha256 == extract.sha256, existing.holdsElevation(of: request) else {
                 throw CLIError("\(resortID) already has a different snapshot dated \(extract.snapshotDate) (snapshots never change)",
                                fix: "give this extract its own --snapshot-date, the date of its OSM data")
             }

@@ -38,38 +38,16 @@ extension ResortPipeline {
     /// none does. A snapshot under the request's date with other content is
     /// refused: snapshots never change.
     func storedSnapshot(like request: IngestRequest) async throws -> String? {
-        struct Stored: Decodable {
-            var snapshotDate: String
-            var sha256: String
-            var bytes: Data
-            var elevationPolicy: String
-            var elevation: [String]
-        }
         let resortID = request.resortID
         let date = request.extract.snapshotDate
+        let pinned = try await pinnedSnapshotDate(resortID)
         let candidates = try await asService { db in
-            try await db.query("""
-                select to_char(s.snapshot_date, 'YYYY-MM-DD') as snapshot_date, s.sha256, s.bytes, s.elevation_policy,
-                       array(select e.file_name || ':' || e.sha256 from mountain.elevation_snapshots e
-                             where e.resort_id = s.resort_id and e.snapshot_date = s.snapshot_date order by 1) as elevation
-                from mountain.osm_snapshots s
-                where s.resort_id = \(resortID)
-                  and (s.snapshot_date = \(date)::date
-                       or s.snapshot_date = (select snapshot_date from mountain.resort_snapshot_pins where resort_id = \(resortID)))
-                order by s.snapshot_date = \(date)::date desc
-                """).decode(Stored.self)
+            try await Self.storedSnapshots(db, resortID, dates: [date] + (pinned.map { [$0] } ?? []))
         }
-        let elevation = request.elevation.map { "\($0.fileName):\($0.sha256)" }.sorted()
         for stored in candidates {
-            let sameData: Bool
-            if stored.sha256 == request.extract.sha256 {
-                sameData = true
-            } else if let data = try? OSMExtract(bytes: Array(stored.bytes), sourceName: resortID, snapshotDate: stored.snapshotDate).data {
-                sameData = data.nodes == request.extract.data.nodes && data.ways == request.extract.data.ways
-            } else {
-                sameData = false
-            }
-            if sameData, stored.elevation == elevation, stored.elevationPolicy == request.elevationPolicy.rawValue {
+            var sameData = stored.sha256 == request.extract.sha256
+            if !sameData { sameData = try await holdsData(of: request.extract, resortID, date: stored.snapshotDate) }
+            if sameData, stored.holdsElevation(of: request) {
                 return stored.snapshotDate
             }
             if stored.snapshotDate == date {
@@ -79,5 +57,15 @@ extension ResortPipeline {
             }
         }
         return nil
+    }
+
+    /// Whether the resort's snapshot of `date` holds the nodes and ways of `extract`, whatever else its bytes say.
+    private func holdsData(of extract: OSMExtract, _ resortID: String, date: String) async throws -> Bool {
+        let bytes = try await asService { db in
+            try await db.query("select bytes from mountain.osm_snapshots where resort_id = \(resortID) and snapshot_date = \(date)::date")
+                .scalar(Data.self)
+        }
+        guard let stored = try? OSMExtract(bytes: Array(bytes), sourceName: resortID, snapshotDate: date).data else { return false }
+        return stored.nodes == extract.data.nodes && stored.ways == extract.data.ways
     }
 }
