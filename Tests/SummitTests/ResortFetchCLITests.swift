@@ -170,6 +170,8 @@ import Testing
                     "\(refused.stderr)")
             let neither = try await cli.run(["resort", "fetch", "okemo", "--overpass", standIn.url])
             #expect(neither.status == 2 && neither.stderr.contains("needs either --dem-dir DIR (elevation from SRTM tiles) or --assume-flat"))
+            let both = try await cli.run(["resort", "fetch", "okemo", "--overpass", standIn.url, "--assume-flat", "--dem-dir", Self.dem.path])
+            #expect(both.status == 2 && both.stderr.contains("needs either --dem-dir DIR"))
             #expect(standIn.queries.isEmpty)
         }
     }

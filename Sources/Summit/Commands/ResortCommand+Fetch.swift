@@ -28,13 +28,14 @@ extension ResortCommand {
             .flag("--assume-flat", "no elevation: build ways flat, in drawing direction"),
             .flag("--print-query", "print the Overpass query for the resort's box and ask nothing"),
             .value("--timeout", "SECONDS", "the whole fetch, retries included; also the query's [timeout:] (default 300)"),
-            .value("--retries", "N", "attempts after the first when the server is busy (default 3)"),
+            .value("--retries", "N", "attempts after the first when the server is busy (default 3, at most 10)"),
             .value("--max-mib", "N", "the largest answer taken, and the query's [maxsize:] (default 128)"),
             json,
         ],
         run: { invocation in
             let timeout = try invocation.wholeNumber("--timeout", default: 300)
             let retries = try invocation.wholeNumber("--retries", default: 3, minimum: 0)
+            guard retries <= 10 else { throw CLIError.usage("--retries goes up to 10", command: invocation.commandPath) }
             let maximumMiB = try invocation.wholeNumber("--max-mib", default: 128)
             guard maximumMiB <= 2048 else { throw CLIError.usage("--max-mib goes up to 2048", command: invocation.commandPath) }
             let text = invocation.value("--overpass") ?? OverpassClient.defaultEndpoint
@@ -43,7 +44,8 @@ extension ResortCommand {
             }
             let demDirectory = invocation.value("--dem-dir").map { URL(fileURLWithPath: $0) }
             let printOnly = invocation.flag("--print-query")
-            guard printOnly || (demDirectory == nil) != !invocation.flag("--assume-flat") else {
+            // Exactly one of the two, so an answer is never fetched only to be refused for want of elevation.
+            guard printOnly || (demDirectory != nil) != invocation.flag("--assume-flat") else {
                 throw CLIError.usage("\(invocation.commandPath) needs either --dem-dir DIR (elevation from SRTM tiles) or --assume-flat (none)",
                                      command: invocation.commandPath)
             }
