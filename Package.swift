@@ -52,7 +52,9 @@ let package = Package(
         // The realtime relay over LISTEN/NOTIFY: channel registry, friend filter, presence, fan-out.
         .target(name: "Relay", dependencies: ["Postgres", "JSONDepth"]),
         // `summit serve`: HTTP/1.1 + WebSocket on epoll, speaking the hosted platform's auth, REST, realtime and storage.
-        .target(name: "Gateway", dependencies: ["Postgres", "Relay", "Digest", "CLinux", "JSONDepth", "Mail", "CCurl", "CQRencode"]),
+        .target(name: "Gateway", dependencies: ["Postgres", "Relay", "Digest", "CLinux", "JSONDepth", "Mail", "CurlClient", "CQRencode"]),
+        // One HTTP/1.1 exchange over libcurl on a thread of its own: provider key sets, Overpass answers.
+        .target(name: "CurlClient", dependencies: ["CCurl"]),
         // Mail through an SMTP server, over libcurl: the auth service's codes and links.
         .target(name: "Mail", dependencies: ["CCurl"]),
         // APNs over HTTP/2 through libcurl (one multiplexed connection per endpoint), ES256 provider tokens over libcrypto; no Postgres.
@@ -61,7 +63,7 @@ let package = Package(
         .target(name: "PushStandIn", dependencies: ["Push", "SummitDatabase"]),
         // The workspace, the embedded or external server, migrated templates, test databases, pgTAP.
         .target(name: "SummitDatabase", dependencies: ["Postgres", "PostgresServer", "Migrator", "Digest"]),
-        .target(name: "Summit", dependencies: ["SummitDatabase", "Postgres", "PostgresServer", "Migrator", "Digest", "ZipArchive", "MountainGraph", "ActivityImport", "GridSync", "Relay", "MeetSolver", "Gateway", "Push", "JSONDepth"]),
+        .target(name: "Summit", dependencies: ["SummitDatabase", "Postgres", "PostgresServer", "Migrator", "Digest", "ZipArchive", "MountainGraph", "ActivityImport", "GridSync", "Relay", "MeetSolver", "Gateway", "Push", "JSONDepth", "CurlClient"]),
         .executableTarget(name: "summit", dependencies: ["Summit"]),
         // The benchmarks and the peers they launch (wrk, nginx, Python, pgRouting), apart from the product.
         .target(name: "SummitBenchmarks", dependencies: ["Summit", "SummitDatabase", "Postgres", "PostgresServer", "MountainGraph", "MeetSolver", "ActivityImport", "GridSync", "Relay", "Gateway", "Push", "PushStandIn"]),

@@ -79,6 +79,12 @@ struct CLIHarness: Sendable {
     /// `summit WORDS…`, which must fail: a message on stderr, no data on stdout.
     @discardableResult
     func fails(_ words: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> Outcome {
+        try await fails(words, sourceLocation: sourceLocation)
+    }
+
+    /// `summit WORDS…`, which must fail: a message on stderr, no data on stdout.
+    @discardableResult
+    func fails(_ words: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Outcome {
         let outcome = try await run(words)
         #expect(outcome.status != 0, "summit \(words.joined(separator: " ")) should have failed", sourceLocation: sourceLocation)
         #expect(outcome.stderr.contains("summit: error:"), "no error on stderr: \(outcome.stderr)", sourceLocation: sourceLocation)

@@ -1,3 +1,4 @@
+import CurlClient
 import Foundation
 import Mail
 
@@ -35,21 +36,7 @@ struct AuthMailer: Sendable {
 
     /// The link that verifies `code` at this gateway and then leads to `redirect`.
     func link(for code: Code, apiURL: String, redirect: String) -> String {
-        apiURL + "/auth/v1/verify?" + Self.encoded([("token", code.tokenHash), ("type", code.verifyType), ("redirect_to", redirect)])
-    }
-
-    /// `name=value&…` with every value percent-encoded but RFC 3986's unreserved
-    /// characters, so a URL inside (a redirect, a token) stays one value.
-    static func encoded(_ pairs: [(String, String)]) -> String {
-        pairs.map { "\($0.0)=\(percentEncoded($0.1))" }.joined(separator: "&")
-    }
-
-    /// RFC 3986's unreserved characters: ASCII letters and digits and `-._~` (Foundation's
-    /// `alphanumerics` would also let letters of every other script through unencoded).
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func percentEncoded(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        apiURL + "/auth/v1/verify?" + FormEncoding.encoded([("token", code.tokenHash), ("type", code.verifyType), ("redirect_to", redirect)])
     }
 
     /// The message for a code: its subject and text, by purpose.

@@ -1,3 +1,4 @@
+import CurlClient
 import Foundation
 import Mail
 import Postgres
@@ -180,8 +181,8 @@ extension AuthService {
 
     static func location(_ target: String, query: [(String, String)], fragment: [(String, String)] = []) -> String {
         var location = target
-        if !query.isEmpty { location += (location.contains("?") ? "&" : "?") + AuthMailer.encoded(query) }
-        if !fragment.isEmpty { location += "#" + AuthMailer.encoded(fragment) }
+        if !query.isEmpty { location += (location.contains("?") ? "&" : "?") + FormEncoding.encoded(query) }
+        if !fragment.isEmpty { location += "#" + FormEncoding.encoded(fragment) }
         return location
     }
 }

@@ -1,4 +1,4 @@
-import CCurl
+import CurlClient
 import Digest
 import Foundation
 
@@ -55,56 +55,21 @@ actor ProviderKeySets {
             }
             return try parse(Array(data), from: url)
         }
-        let outcome: Result<[UInt8], Failure> = await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: get(url)) }
-            thread.name = "jwks"
-            thread.start()
+        let request = CurlClient.Request(url: url, timeout: .seconds(10), connectTimeout: .seconds(5), maximumBody: largestKeySet)
+        let response: CurlClient.Response
+        switch await CurlClient.send(request, threadName: "jwks") {
+        case .success(let answer):
+            response = answer
+        case .failure(let failure) where failure.kind == .tooLarge:
+            throw Failure(description: "the key set \(url.absoluteString) is larger than \(largestKeySet) bytes")
+        case .failure(let failure):
+            throw Failure(description: "cannot fetch the key set \(url.absoluteString): \(failure.detail)")
         }
-        return try parse(try outcome.get(), from: url)
-    }
-
-    private final class Download {
-        var bytes: [UInt8] = []
-        var tooLarge = false
+        guard response.status == 200 else {
+            throw Failure(description: "the key set \(url.absoluteString) answered \(response.status)")
+        }
+        return try parse(response.body, from: url)
     }
 
     static let largestKeySet = 1 << 20
-
-    /// One blocking GET: the body of a 200 answer.
-    private static func get(_ url: URL) -> Result<[UInt8], Failure> {
-        guard let handle = curl_easy_init() else { return .failure(Failure(description: "curl_easy_init failed")) }
-        defer { curl_easy_cleanup(handle) }
-        let download = Download()
-        let retained = Unmanaged.passRetained(download)
-        defer { retained.release() }
-        _ = summit_curl_easy_setopt_pointer(handle, CURLOPT_URL, url.absoluteString)
-        _ = summit_curl_easy_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "https,http")
-        _ = summit_curl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = summit_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, 10_000)
-        _ = summit_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, 5_000)
-        _ = summit_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, retained.toOpaque())
-        _ = summit_curl_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
-            let download = Unmanaged<Download>.fromOpaque(context!).takeUnretainedValue()
-            let n = size * count
-            guard download.bytes.count + n <= ProviderKeySets.largestKeySet else {
-                download.tooLarge = true
-                return 0
-            }
-            buffer!.withMemoryRebound(to: UInt8.self, capacity: n) { download.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
-            return n
-        }
-        let code = curl_easy_perform(handle)
-        var status = 0
-        _ = summit_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        if download.tooLarge {
-            return .failure(Failure(description: "the key set \(url.absoluteString) is larger than \(largestKeySet) bytes"))
-        }
-        guard code == CURLE_OK else {
-            return .failure(Failure(description: "cannot fetch the key set \(url.absoluteString): \(String(cString: curl_easy_strerror(code)))"))
-        }
-        guard status == 200 else {
-            return .failure(Failure(description: "the key set \(url.absoluteString) answered \(status)"))
-        }
-        return .success(download.bytes)
-    }
 }

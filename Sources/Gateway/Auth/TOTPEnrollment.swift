@@ -1,4 +1,5 @@
 import CQRencode
+import CurlClient
 import Foundation
 
 /// What an authenticator app takes to enroll a TOTP factor: the `otpauth://` URI
@@ -7,8 +8,8 @@ import Foundation
 enum TOTPEnrollment {
     /// `otpauth://totp/ISSUER:ACCOUNT?secret=…&issuer=…`, each part percent-encoded.
     static func uri(secret: String, issuer: String, account: String) -> String {
-        let label = AuthMailer.percentEncoded(issuer) + ":" + AuthMailer.percentEncoded(account)
-        return "otpauth://totp/\(label)?secret=\(secret)&issuer=\(AuthMailer.percentEncoded(issuer))"
+        let label = FormEncoding.percentEncoded(issuer) + ":" + FormEncoding.percentEncoded(account)
+        return "otpauth://totp/\(label)?secret=\(secret)&issuer=\(FormEncoding.percentEncoded(issuer))"
     }
 
     /// The QR code of `text` as SVG (error correction M, four modules of quiet zone); nil if it does not fit.

@@ -92,6 +92,23 @@ public struct SRTMTile: ElevationSource {
               lat <= 90, lon <= 180 else { throw .badTileName(name) }
         return (latSign * lat, lonSign * lon)
     }
+
+    /// The standard name of the tile whose south-west corner is `south`,`west`: `N42E001`, `S13W072`.
+    public static func name(south: Int, west: Int) -> String {
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(abs(value))
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return (south < 0 ? "S" : "N") + padded(south, 2) + (west < 0 ? "W" : "E") + padded(west, 3)
+    }
+
+    /// The south-west corners of the tiles that together cover the box. An edge on a
+    /// whole degree needs no tile beyond it: a tile holds its north and east edges too.
+    public static func corners(coveringSouth south: Double, west: Double, north: Double, east: Double) -> [(south: Int, west: Int)] {
+        let rows = Int(south.rounded(.down))...max(Int(south.rounded(.down)), Int(north.rounded(.up)) - 1)
+        let columns = Int(west.rounded(.down))...max(Int(west.rounded(.down)), Int(east.rounded(.up)) - 1)
+        return rows.flatMap { row in columns.map { (row, $0) } }
+    }
 }
 
 /// A set of SRTM tiles, looked up by the tile containing each coordinate.

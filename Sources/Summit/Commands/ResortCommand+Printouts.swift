@@ -1,4 +1,5 @@
 import Foundation
+import MountainGraph
 
 /// `summit resort ingest --json`.
 struct IngestPrintout: Encodable {
@@ -12,6 +13,91 @@ struct IngestPrintout: Encodable {
         case snapshotStored = "snapshot_stored"
         case draftRevision = "draft_revision"
         case report
+    }
+
+    /// What was stored, the report, and the next step.
+    func text(_ request: IngestRequest) -> String {
+        let resortID = request.resortID
+        return [
+            (resortCreated ? "created resort \(resortID); " : "") + (snapshotStored ? "stored" : "kept the identical")
+                + " snapshot \(request.extract.snapshotDate) (\(request.extract.bytes.count) bytes); draft revision \(draftRevision)",
+            report.text(),
+            "next: summit resort review \(resortID) --accept all (or claims|connectors|rendezvous, or numbers; --out FILE / --draft FILE to edit), "
+                + "then summit resort apply \(resortID)",
+        ].joined(separator: "\n")
+    }
+}
+
+/// `summit resort fetch --json`: the answer, and what ingest stored from it
+/// or which stored snapshot already holds it.
+struct FetchPrintout: Encodable {
+    var resortID: String
+    var endpoint: String
+    var bbox: String
+    var attempts: Int
+    var answerBytes: Int
+    var sha256: String
+    var dataTimestamp: String
+    var snapshotDate: String
+    var nodes: Int
+    var ways: Int
+    var relations: Int
+    var pistes: Int
+    var lifts: Int
+    var elevationFiles: [String]
+    var elevationPolicy: String
+    /// `stored`, or `unchanged` when the snapshot of `unchangedAs` holds the same.
+    var status: String
+    var unchangedAs: String?
+    var ingest: IngestPrintout?
+
+    enum CodingKeys: String, CodingKey {
+        case resortID = "resort_id"
+        case endpoint, bbox, attempts
+        case answerBytes = "answer_bytes"
+        case sha256
+        case dataTimestamp = "data_timestamp"
+        case snapshotDate = "snapshot_date"
+        case nodes, ways, relations, pistes, lifts
+        case elevationFiles = "elevation_files"
+        case elevationPolicy = "elevation_policy"
+        case status
+        case unchangedAs = "unchanged_as"
+        case ingest
+    }
+
+    init(request: IngestRequest, endpoint: String, box: OSMBoundingBox, checked: CheckedOverpassAnswer, attempts: Int,
+         unchangedAs: String?, ingest: IngestPrintout?) {
+        resortID = request.resortID
+        self.endpoint = endpoint
+        bbox = box.text
+        self.attempts = attempts
+        answerBytes = request.extract.bytes.count
+        sha256 = request.extract.sha256
+        dataTimestamp = checked.answer.timestampOSMBase ?? ""
+        snapshotDate = request.extract.snapshotDate
+        nodes = checked.answer.nodeCount
+        ways = checked.answer.wayCount
+        relations = checked.answer.relationCount
+        pistes = checked.pistes
+        lifts = checked.lifts
+        elevationFiles = request.elevation.map(\.fileName)
+        elevationPolicy = request.elevationPolicy.rawValue
+        status = unchangedAs == nil ? "stored" : "unchanged"
+        self.unchangedAs = unchangedAs
+        self.ingest = ingest
+    }
+
+    func text(_ request: IngestRequest) -> String {
+        var lines = ["fetched \(answerBytes) bytes from \(endpoint) in \(attempts) attempt\(attempts == 1 ? "" : "s") (data of \(dataTimestamp)): "
+            + "\(nodes) nodes, \(ways) ways, \(relations) relations; \(pistes) pistes, \(lifts) lifts"]
+        if let ingest {
+            lines.append(ingest.text(request))
+        } else if let unchangedAs {
+            lines.append("unchanged: snapshot \(unchangedAs) of \(resortID) already holds these nodes and ways with this elevation; nothing was stored")
+            lines.append("next: summit resort review \(resortID)")
+        }
+        return lines.joined(separator: "\n")
     }
 }
 

@@ -9,13 +9,13 @@ import Postgres
 enum ResortCommand {
     static let command = Command(
         name: "resort",
-        summary: "Resort graphs: ingest an OSM extract, review, apply, build, publish, get, export; synthetic resorts.",
+        summary: "Resort graphs: fetch from Overpass or ingest an OSM extract, review, apply, build, publish, get, export; synthetic resorts.",
         discussion: """
             The stages leave immutable artifacts: a snapshot and a manifest draft (ingest, review), a staged \
             manifest version (apply), a graph blob (build), a publication that moves the resort's active \
             pointer (publish). Clients see nothing until publish.
             """,
-        subcommands: [list, catalogCommand, ingest, review, apply, build, publish, get, export, packCommand, synth])
+        subcommands: [list, catalogCommand, fetchCommand, ingest, review, apply, build, publish, get, export, packCommand, synth])
 
     static let json = Command.Option.flag("--json", "print the result as JSON")
     static let resortArgument = Command.Argument(name: "RESORT", help: "the resort id, like vail or grandvalira")
@@ -84,23 +84,14 @@ enum ResortCommand {
             }
             request.evidenceURLs = invocation.values("--evidence-url")
             let console = invocation.console
-            let (outcome, report) = try await pipeline(invocation) { [request] pipeline in
-                let outcome = try await pipeline.ingest(request) { console.note($0) }
-                let snapshot = try await pipeline.snapshot(resortID, date: extract.snapshotDate)
-                // The meet samples are review's: ingest reports the graphs only.
-                return (outcome, try pipeline.review(outcome.draft, revision: outcome.draftRevision, snapshot: snapshot,
-                                                     sampling: ReviewStages.Sampling(pairs: 0)))
+            let printout = try await pipeline(invocation) { [request] pipeline in
+                try await pipeline.ingestAndReport(request) { console.note($0) }
             }
             if invocation.json {
-                try console.json(IngestPrintout(resortCreated: outcome.resortCreated, snapshotStored: outcome.snapshotStored,
-                                                draftRevision: outcome.draftRevision, report: report))
-                return 0
+                try console.json(printout)
+            } else {
+                console.out(printout.text(request))
             }
-            console.out((outcome.resortCreated ? "created resort \(resortID); " : "")
-                + (outcome.snapshotStored ? "stored" : "kept the identical") + " snapshot \(extract.snapshotDate) (\(extract.bytes.count) bytes)"
-                + "; draft revision \(outcome.draftRevision)")
-            console.out(report.text())
-            console.out("next: summit resort review \(resortID) --accept all (or claims|connectors|rendezvous, or numbers; --out FILE / --draft FILE to edit), then summit resort apply \(resortID)")
             return 0
         })
 

@@ -95,25 +95,23 @@ extension ResortPipeline {
         }
     }
 
+    /// Ingests, then reports the graphs the stored snapshot and draft build,
+    /// as `summit resort ingest` and `fetch` print them.
+    func ingestAndReport(_ request: IngestRequest, progress: @Sendable (String) -> Void) async throws -> IngestPrintout {
+        let outcome = try await ingest(request, progress: progress)
+        let snapshot = try await snapshot(request.resortID, date: request.extract.snapshotDate)
+        // The meet samples are review's: ingest reports the graphs only.
+        let report = try review(outcome.draft, revision: outcome.draftRevision, snapshot: snapshot, sampling: ReviewStages.Sampling(pairs: 0))
+        return IngestPrintout(resortCreated: outcome.resortCreated, snapshotStored: outcome.snapshotStored,
+                              draftRevision: outcome.draftRevision, report: report)
+    }
+
     /// Stores the snapshot, or confirms the identical one is already there.
     private func storeSnapshot(_ db: isolated PostgresConnection, _ resortID: String, _ extract: OSMExtract,
                                _ request: IngestRequest) async throws -> Bool {
-        struct Existing: Decodable {
-            var sha256: String
-            var elevationPolicy: String
-            var elevation: [String]
-        }
-        let existing = try await db.query("""
-            select s.sha256, s.elevation_policy,
-                   array(select e.file_name || ':' || e.sha256 from mountain.elevation_snapshots e
-                         where e.resort_id = s.resort_id and e.snapshot_date = s.snapshot_date order by 1) as elevation
-            from mountain.osm_snapshots s
-            where s.resort_id = \(resortID) and s.snapshot_date = \(extract.snapshotDate)::date
-            """).first(as: Existing.self)
-        let elevation = request.elevation.map { "\($0.fileName):\($0.sha256)" }.sorted()
+        let existing = try await Self.storedSnapshots(db, resortID, dates: [extract.snapshotDate]).first
         if let existing {
-            guard existing.sha256 == extract.sha256, existing.elevationPolicy == request.elevationPolicy.rawValue,
-                  existing.elevation == elevation else {
+            guard existing.sha256 == extract.sha256, existing.holdsElevation(of: request) else {
                 throw CLIError("\(resortID) already has a different snapshot dated \(extract.snapshotDate) (snapshots never change)",
                                fix: "give this extract its own --snapshot-date, the date of its OSM data")
             }

@@ -71,6 +71,32 @@ struct ResortPipeline: Sendable {
                               elevationPolicy: ElevationPolicy(rawValue: stored.elevationPolicy) ?? .fail)
     }
 
+    /// What identifies a stored snapshot besides its resort: its date, the
+    /// sha256 of its OSM bytes, its elevation files and policy.
+    struct StoredSnapshotSummary: Decodable, Sendable {
+        var snapshotDate: String
+        var sha256: String
+        var elevationPolicy: String
+        /// `file_name:sha256`, sorted.
+        var elevation: [String]
+
+        func holdsElevation(of request: IngestRequest) -> Bool {
+            elevationPolicy == request.elevationPolicy.rawValue && elevation == request.elevation.map { "\($0.fileName):\($0.sha256)" }.sorted()
+        }
+    }
+
+    /// The resort's snapshots of `dates` (`YYYY-MM-DD`), in the order of `dates`.
+    static func storedSnapshots(_ db: isolated PostgresConnection, _ resortID: String, dates: [String]) async throws -> [StoredSnapshotSummary] {
+        try await db.query("""
+            select to_char(s.snapshot_date, 'YYYY-MM-DD') as snapshot_date, s.sha256, s.elevation_policy,
+                   array(select e.file_name || ':' || e.sha256 from mountain.elevation_snapshots e
+                         where e.resort_id = s.resort_id and e.snapshot_date = s.snapshot_date order by 1) as elevation
+            from mountain.osm_snapshots s
+            where s.resort_id = \(resortID) and s.snapshot_date = any(\(dates)::date[])
+            order by array_position(\(dates), to_char(s.snapshot_date, 'YYYY-MM-DD'))
+            """).decode(StoredSnapshotSummary.self)
+    }
+
     /// The snapshot date a build uses by default: the resort's pin, else the catalog's.
     func pinnedSnapshotDate(_ resortID: String) async throws -> String? {
         try await asService { db in
