@@ -99,7 +99,8 @@ import Testing
             #expect(try await cli.scalar("select hidden_at is null from grids.grids where id = \(grid)", as: Bool.self))
 
             try await cli.ok("admin", "hide", "grid", grid.uuidString, "--report", report, "--note", "spam")
-            #expect(try await cli.scalar("select hidden_at is not null and not shared from grids.grids where id = \(grid)", as: Bool.self))
+            // Out of the Atlas by hidden_at alone: the maker's shared stays for an unhide to restore.
+            #expect(try await cli.scalar("select hidden_at is not null and shared and not private.in_atlas(g) from grids.grids g where id = \(grid)", as: Bool.self))
             #expect(try await cli.scalar("select status from social.reports", as: String.self) == "actioned")
             #expect(try await cli.ok("admin", "reports").stdout.isEmpty)
 
