@@ -44,7 +44,8 @@ enum ServeCommand {
             }
             let database = try await AppSession.with(workspace) { $0.connection.configuration }
             let console = invocation.console
-            let gateway = try await Gateway(database: database, configuration: configuration, functions: ResortFunctions.all(database: database))
+            let gateway = try await Gateway(database: database, configuration: configuration, functions: ResortFunctions.all(database: database),
+                                            resorts: AdminResortPages.source(database: database))
             do {
                 try gateway.start()
             } catch {
@@ -53,7 +54,7 @@ enum ServeCommand {
             }
             // The address on standard output (tests and scripts read it); the rest is a note.
             console.out("listening on http://\(configuration.server.host):\(gateway.port)")
-            console.note("summit serve: /auth/v1 /rest/v1 /realtime/v1/websocket /storage/v1 on \(database.target); interrupt to stop")
+            console.note("summit serve: /auth/v1 /rest/v1 /realtime/v1/websocket /storage/v1 /functions/v1 /admin on \(database.target); interrupt to stop")
             if configuration.auth.smtp == nil {
                 console.note("summit serve: no mail server is set (\(AuthSettings.Key.smtpURL)): codes and links that auth would mail are written to this log")
             }
