@@ -22,7 +22,7 @@ extension AdminSite {
               """
             : "<p class=\"sharing\"><span class=\"badge ok\">Sharing allowed</span></p>"
         // What the automatic rule counts: distinct grids and moments hidden and not unhidden.
-        let standing = Set(hides.filter { !($0["reversed_at"] is String) }.compactMap { ($0["grid_id"] ?? $0["moment_id"]) as? String })
+        let standing = Set(hides.filter { !($0["reversed_at"] is String) }.compactMap { ($0["grid_id"] as? String) ?? ($0["moment_id"] as? String) })
         let undone = hides.filter { $0["reversed_at"] is String }.count
         let rule: HTMLText = """
             <p class="muted">Hidden in the last 30 days and not unhidden: \(standing.count)\(undone > 0 ? HTMLText(" (and \(undone) undone)") : .empty). \

@@ -71,7 +71,7 @@ struct AdminSite: Sendable {
         guard let admin = await signedIn(request) else {
             // A direct URL leads to the sign-in page, which comes back here after.
             if method == .get {
-                let next = Self.isSitePath(request.rawPath) ? String(request.target) : "/admin/reports"
+                let next = Self.isSitePath(request.rawPath) ? String(request.rawPath) : "/admin/reports"
                 return Self.redirect("/admin/sign-in?next=" + URLQuery.percentEncode(next))
             }
             return Self.errorPage(401, "Sign in first", "This needs an admin's session: sign in at /admin/sign-in, then try again.")
