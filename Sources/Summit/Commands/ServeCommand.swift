@@ -8,7 +8,7 @@ import Postgres
 enum ServeCommand {
     static let command = Command(
         name: "serve",
-        summary: "Serve the hosted platform's protocols (auth, REST, realtime, storage) over HTTP and WebSocket.",
+        summary: "Serve the hosted platform's protocols (auth, REST, realtime, storage) over HTTP and WebSocket, and the moderation site at /admin.",
         discussion: """
             The JWT secret and the anon and service role keys come from --config FILE (KEY=value lines) or the \
             environment (SUMMIT_JWT_SECRET, SUMMIT_ANON_KEY, SUMMIT_SERVICE_ROLE_KEY; the environment wins); make \
@@ -16,7 +16,8 @@ enum ServeCommand {
             3600) and SUMMIT_REST_SCHEMAS (default public,social,grids,meet,mountain,activity). Plain HTTP only: put \
             a TLS proxy in front (see docs/gateway.md). Several processes may share one port \
             (SO_REUSEPORT) or run on several behind a load balancer; they share presence and broadcasts through \
-            PostgreSQL. Interrupt (SIGINT or SIGTERM) drains requests and closes WebSockets with 1001.
+            PostgreSQL. Interrupt (SIGINT or SIGTERM) drains requests and closes WebSockets with 1001. The \
+            moderation site at /admin signs in the people `summit admin grant` names (docs/admin-site.md).
             """,
         options: [
             .value("--config", "FILE", "KEY=value lines with the secret and keys (default: $SUMMIT_GATEWAY_CONFIG)"),
