@@ -21,7 +21,7 @@ import uuid
 
 import httpx
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
@@ -126,7 +126,19 @@ def sign_in(d, base, email, password=PASSWORD):
 def follow(d, element):
     """Clicks a link or button and waits for the next page."""
     element.click()
-    WebDriverWait(d, 10).until(expected_conditions.staleness_of(element))
+    left(d, element)
+
+
+def left(d, element):
+    """Waits until `element`'s page is gone (chromedriver may say so with a stale
+    reference or with a node that no longer belongs to the document)."""
+    def gone(_):
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    WebDriverWait(d, 10).until(gone)
 
 
 def submit(d, action, note=None, confirm=True, until=None):
@@ -139,7 +151,7 @@ def submit(d, action, note=None, confirm=True, until=None):
     form.find_element(By.CSS_SELECTOR, "button").click()
     if confirm:
         WebDriverWait(d, 5).until(expected_conditions.alert_is_present()).accept()
-    WebDriverWait(d, 10).until(expected_conditions.staleness_of(form))
+    left(d, form)
 
 
 def text(d):
