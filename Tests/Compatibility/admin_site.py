@@ -26,38 +26,18 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
-from supabase import AsyncClientOptions, acreate_client
 
-from support import CONFIG, check, fail, finish, ok
+from support import CONFIG, airstrive_person, check, fail, finish, now, ok, sync_push as push
 
 URL = CONFIG["url"]
-KEY = CONFIG["airstrive_anon"]
 PASSWORD = "correct horse battery"
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SHOTS = CONFIG["screenshots"]
 
 
-def now():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat()
-
-
-# --- the people and what they make, through the public API --------------------------------------
-
 async def person(name):
-    c = await acreate_client(URL, KEY, options=AsyncClientOptions(auto_refresh_token=False))
-    response = await c.auth.sign_up({"email": f"{name}@example.test", "password": PASSWORD,
-                                     "options": {"data": {"username": name}}})
-    if response.session is None:
-        fail(f"sign up {name}", str(response))
-    return c, response.user.id
-
-
-async def push(c, table, row, device):
-    row = {"created_at": now(), "updated_at": now(), "device_id": device, **row}
-    answer = (await c.rpc("sync_push", {"p_table": table, "p_rows": [row]}).execute()).data
-    if not answer or answer[0].get("outcome") != "applied":
-        fail(f"push {table}", str(answer))
-    return row
+    c, id_, _ = await airstrive_person(URL, name)
+    return c, id_
 
 
 async def shared_grid(c, title, word):

@@ -22,12 +22,7 @@ import Testing
         let python = try await CompatibilityEnvironment.python()
         try await withFreshDatabase { database in
             try await withTemporaryFolder { folder in
-                let keys = folder.appendingPathComponent("gateway.env")
-                let project = GatewayConfiguration.generateKeys()
-                let secret = GatewayConfiguration.parseEnvironmentFile(project)[GatewayConfiguration.Key.jwtSecret]!
-                try (project + GatewayConfiguration.generateKeys(for: .airstrive, secret: Array(secret.utf8)))
-                    .write(to: keys, atomically: true, encoding: .utf8)
-                let values = GatewayConfiguration.parseEnvironmentFile(try String(contentsOf: keys, encoding: .utf8))
+                let (keys, values) = try CompatibilityEnvironment.configurationFile(in: folder)
                 let summit = productsDirectory.appendingPathComponent("summit").path
                 let demo = try ChildProcess(summit, ["demo", "--resort", "admin-graph", "--out", folder.appendingPathComponent("demo").path],
                                             environment: ["DATABASE_URL": database.conninfo], in: folder)

@@ -119,23 +119,16 @@ enum AdminCommand {
             return 0
         })
 
-    static let grant = Command(
-        name: "grant",
-        summary: "Make USER an admin: they may sign in to the moderation site (/admin on summit serve) and call the admin RPCs.",
-        arguments: [.init(name: "USER", help: "a username, email or user id")],
-        options: [AppCommand.jsonOption],
-        run: { invocation in
-            try await changeAdmins(invocation, grant: true)
-        })
+    static let grant = adminChange(grant: true, summary:
+        "Make USER an admin: they may sign in to the moderation site (/admin on summit serve) and call the admin RPCs.")
+    static let revoke = adminChange(grant: false, summary:
+        "USER is no longer an admin: the admin RPCs refuse them, and their moderation site session ends at its next request.")
 
-    static let revoke = Command(
-        name: "revoke",
-        summary: "USER is no longer an admin: the admin RPCs refuse them, and their moderation site session ends at its next request.",
-        arguments: [.init(name: "USER", help: "a username, email or user id")],
-        options: [AppCommand.jsonOption],
-        run: { invocation in
-            try await changeAdmins(invocation, grant: false)
-        })
+    static func adminChange(grant: Bool, summary: String) -> Command {
+        Command(name: grant ? "grant" : "revoke", summary: summary,
+                arguments: [.init(name: "USER", help: "a username, email or user id")], options: [AppCommand.jsonOption],
+                run: { invocation in try await changeAdmins(invocation, grant: grant) })
+    }
 
     static let admins = Command(
         name: "admins",
