@@ -304,6 +304,8 @@ async def run(d):
     seen = (await ned.rpc("person_moment", {"p_moment_id": moment}).execute()).data
     check(not seen, "ned, her friend, no longer sees the moment", str(seen)[:200])
     d.get(URL + "/admin/reports?status=actioned")
+    broken = d.execute_script("return [...document.images].filter(i => !(i.complete && i.naturalWidth)).length")
+    check("Night swim" in text(d) and broken == 0, "closed reports show no picture rather than a broken one", str(broken))
     follow(d, d.find_element(By.PARTIAL_LINK_TEXT, "alert(1)"))
     submit(d, f"/admin/grids/{loud}/hide", note="again")
     follow(d, d.find_element(By.LINK_TEXT, "@mia"))

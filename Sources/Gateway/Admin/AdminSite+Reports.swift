@@ -23,7 +23,9 @@ extension AdminSite {
             let id = report["id"] as? String ?? ""
             let kind = report["target_type"] as? String ?? ""
             let summary = report["summary"] as? String ?? ""
-            let picture: HTMLText = (report["picture_path"] as? String).map {
+            // Storage shows an admin the pictures of open reports only.
+            let open = report["status"] as? String == "open"
+            let picture: HTMLText = (report["picture_path"] as? String).flatMap { open ? $0 : nil }.map {
                 "<img class=\"thumb\" src=\"\(Self.pictureURL(kind == "user" ? "avatars" : "photos", $0))\" alt=\"\">"
             } ?? "<span class=\"thumb none\" aria-hidden=\"true\">\(Self.kindLabel(kind).prefix(1).uppercased())</span>"
             let details = (report["details"] as? String).flatMap { $0.isEmpty ? nil : $0 }
@@ -86,7 +88,7 @@ extension AdminSite {
         return Self.page(title: "\(Self.kindLabel(kind)) report: \(title.isEmpty ? "(untitled)" : title)", admin: admin, section: .reports,
                          notice: Self.notice(request), """
             \(facts)
-            <section class="panel"><h2>As reported</h2>\(Self.reportedContent(kind, snapshot))</section>
+            <section class="panel"><h2>As reported</h2>\(Self.reportedContent(kind, snapshot, pictures: status == "open"))</section>
             <section class="panel"><h2>Now</h2>\(Self.currentState(kind, current, suspended: answer["target_suspended"] as? Bool == true))</section>
             <section class="panel actions"><h2>Act</h2>\(reportActions(report, current: current, answer: answer, back: back, admin: admin))</section>
             <section><h2>Actions on this report</h2>\(Self.actionTable(answer["actions"] as? [[String: Any]] ?? []))</section>
@@ -135,7 +137,9 @@ extension AdminSite {
     }
 
     /// The report's snapshot: what the reporter saw.
-    static func reportedContent(_ kind: String, _ snapshot: [String: Any]) -> HTMLText {
+    /// `pictures`: whether to show photos and avatars (storage shows them to admins while the report is open).
+    static func reportedContent(_ kind: String, _ snapshot: [String: Any], pictures withPictures: Bool) -> HTMLText {
+        let closed: HTMLText = "<p class=\"muted\">Pictures are shown while a report is open.</p>"
         switch kind {
         case "grid":
             let squares = snapshot["squares"] as? [String] ?? []
@@ -154,7 +158,8 @@ extension AdminSite {
                 """
         case "moment":
             let photos = (snapshot["photos"] as? [[String: Any]] ?? []).compactMap { $0["storage_path"] as? String }
-            let pictures = photos.map { path -> HTMLText in "<img class=\"photo\" src=\"\(pictureURL("photos", path))\" alt=\"a photo of the moment\">" }
+            let pictures: [HTMLText] = !withPictures && !photos.isEmpty ? [closed]
+                : photos.map { path -> HTMLText in "<img class=\"photo\" src=\"\(pictureURL("photos", path))\" alt=\"a photo of the moment\">" }
             var extra: [HTMLText] = []
             for (key, label) in [("place", "Place"), ("weather", "Weather"), ("with_whom", "With")] {
                 if let value = snapshot[key] as? String, !value.isEmpty { extra.append("<dt>\(label)</dt><dd>\(value)</dd>") }
@@ -171,7 +176,7 @@ extension AdminSite {
                 <div class="photos">\(pictures)</div>\(entriesHTML)
                 """
         default:
-            let avatar: HTMLText = (snapshot["avatar_path"] as? String).map {
+            let avatar: HTMLText = !withPictures ? (snapshot["avatar_path"] is String ? closed : .empty) : (snapshot["avatar_path"] as? String).map {
                 "<img class=\"photo\" src=\"\(pictureURL("avatars", $0))\" alt=\"their picture\">"
             } ?? .empty
             return """
