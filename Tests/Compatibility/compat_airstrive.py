@@ -12,33 +12,14 @@ import datetime
 import uuid
 
 import httpx
-from supabase import AsyncClientOptions, acreate_client
-
-from support import CONFIG, check, fail, finish, ok
+from support import CONFIG, airstrive_person, check, fail, finish, now, ok, sync_push as push
 
 KEY = CONFIG["airstrive_anon"]
 PICTURE = b"RIFF\x00\x00\x00\x00WEBPVP8 " + bytes(range(256)) * 2
 
 
-def now():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat()
-
-
 async def person(name):
-    c = await acreate_client(CONFIG["a"], KEY, options=AsyncClientOptions(auto_refresh_token=False))
-    response = await c.auth.sign_up({"email": f"{name}@example.test", "password": "correct horse battery",
-                                     "options": {"data": {"username": name}}})
-    if response.session is None:
-        fail(f"sign up {name}", str(response))
-    return c, response.user.id, response.session
-
-
-async def push(c, table, row, device):
-    row = {"created_at": now(), "updated_at": now(), "device_id": device, **row}
-    answer = (await c.rpc("sync_push", {"p_table": table, "p_rows": [row]}).execute()).data
-    if not answer or answer[0].get("outcome") != "applied":
-        fail(f"push {table}", str(answer))
-    return row
+    return await airstrive_person(CONFIG["a"], name)
 
 
 async def main():

@@ -15,6 +15,7 @@ status 1 and says why.
 
 import asyncio
 import base64
+import datetime
 import hashlib
 import json
 import re
@@ -162,3 +163,28 @@ def provider_token(key_path, issuer, audience, subject, nonce=None, email=None, 
     if email is not None:
         body["email"], body["email_verified"] = email, verified
     return jwt.encode(body, private_key(key_path), algorithm="RS256", headers={"kid": thumbprint(key_path)})
+
+
+# AirStrive through its face, as the app calls it (compat_airstrive.py, admin_site.py).
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat()
+
+
+async def airstrive_person(url, name):
+    """A new AirStrive account signed up with the app's key: (client, user id, session)."""
+    c = await acreate_client(url, CONFIG["airstrive_anon"], options=AsyncClientOptions(auto_refresh_token=False))
+    response = await c.auth.sign_up({"email": f"{name}@example.test", "password": "correct horse battery",
+                                     "options": {"data": {"username": name}}})
+    if response.session is None:
+        fail(f"sign up {name}", str(response))
+    return c, response.user.id, response.session
+
+
+async def sync_push(c, table, row, device):
+    """One row pushed as a phone pushes it; the row as sent."""
+    row = {"created_at": now(), "updated_at": now(), "device_id": device, **row}
+    answer = (await c.rpc("sync_push", {"p_table": table, "p_rows": [row]}).execute()).data
+    if not answer or answer[0].get("outcome") != "applied":
+        fail(f"push {table}", str(answer))
+    return row

@@ -18,13 +18,7 @@ import Testing
         let python = try await CompatibilityEnvironment.python()
         try await withFreshDatabase { database in
             try await withTemporaryFolder { folder in
-                let keys = folder.appendingPathComponent("gateway.env")
-                // The project's keys and each app's own pair (their requests address their faces).
-                let project = GatewayConfiguration.generateKeys()
-                let secret = GatewayConfiguration.parseEnvironmentFile(project)[GatewayConfiguration.Key.jwtSecret]!
-                try (project + AppFace.allCases.map { GatewayConfiguration.generateKeys(for: $0, secret: Array(secret.utf8)) }.joined())
-                    .write(to: keys, atomically: true, encoding: .utf8)
-                let values = GatewayConfiguration.parseEnvironmentFile(try String(contentsOf: keys, encoding: .utf8))
+                let (keys, values) = try CompatibilityEnvironment.configurationFile(in: folder)
                 // Mail goes to a local SMTP server (aiosmtpd) whose mailbox the auth suite reads.
                 let mailbox = folder.appendingPathComponent("mailbox.jsonl")
                 let smtp = try ChildProcess(python, [CompatibilityEnvironment.root.appendingPathComponent("Tests/Compatibility/smtp_standin.py").path,
@@ -155,6 +149,17 @@ extension CompatibilitySuiteTests {
 /// DATABASE_URL for a test database, and nginx with a self-signed certificate.
 enum CompatibilityEnvironment {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `gateway.env` in `folder`: a new secret, the project's keys and each app's own pair
+    /// (their requests address their faces); the file and its values.
+    static func configurationFile(in folder: URL) throws -> (file: URL, values: [String: String]) {
+        let file = folder.appendingPathComponent("gateway.env")
+        let project = GatewayConfiguration.generateKeys()
+        let secret = GatewayConfiguration.parseEnvironmentFile(project)[GatewayConfiguration.Key.jwtSecret]!
+        try (project + AppFace.allCases.map { GatewayConfiguration.generateKeys(for: $0, secret: Array(secret.utf8)) }.joined())
+            .write(to: file, atomically: true, encoding: .utf8)
+        return (file, GatewayConfiguration.parseEnvironmentFile(try String(contentsOf: file, encoding: .utf8)))
+    }
+
     /// `.build/gateway-venv/bin/python` with the client from PyPI (scripts/test makes it; made here if missing).
     static func python() async throws -> String {
         try await GatewayPython.python(workspace: root)

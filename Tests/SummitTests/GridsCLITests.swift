@@ -99,12 +99,16 @@ import Testing
             #expect(try await cli.scalar("select hidden_at is null from grids.grids where id = \(grid)", as: Bool.self))
 
             try await cli.ok("admin", "hide", "grid", grid.uuidString, "--report", report, "--note", "spam")
-            #expect(try await cli.scalar("select hidden_at is not null and not shared from grids.grids where id = \(grid)", as: Bool.self))
+            // Out of the Atlas by hidden_at alone: the maker's shared stays for an unhide to restore.
+            #expect(try await cli.scalar("select hidden_at is not null and shared and not private.in_atlas(g) from grids.grids g where id = \(grid)", as: Bool.self))
             #expect(try await cli.scalar("select status from social.reports", as: String.self) == "actioned")
             #expect(try await cli.ok("admin", "reports").stdout.isEmpty)
 
             // A named admin's actions are attributed to them.
-            try await cli.execute("insert into social.admins (user_id) select id from social.profiles where username = 'ada'")
+            #expect(try await cli.ok("admin", "admins", "--json").json.array.isEmpty)
+            #expect(try await cli.ok("admin", "grant", "ada").stdout.contains("ada is now an admin"))
+            #expect(try await cli.ok("admin", "grant", "ada@summit.test").stdout.contains("ada was already an admin"))
+            #expect(try await cli.ok("admin", "admins", "--json").json.array.map { $0["username"].string } == ["ada"])
             try await cli.ok("admin", "suspend", "ann", "--as", "ada", "--note", "cooling off")
             #expect(try await cli.scalar("""
                 select p.username from social.moderation_actions a join social.profiles p on p.id = a.admin_id
@@ -114,6 +118,9 @@ import Testing
             #expect(suspended.stderr.contains("suspended") || suspended.stderr.contains("hid"))
             try await cli.ok("admin", "lift", "ann")
             #expect(try await cli.scalar("select sharing_suspended_at is null from social.profiles where username = 'ann'", as: Bool.self))
+            #expect(try await cli.ok("admin", "revoke", "ada", "--json").json["changed"].bool == true)
+            try await cli.fails("admin", "reports", "--as", "ada")
+            try await cli.fails("admin", "grant", "nobody")
             try await cli.fails("admin", "hide", "photo", grid.uuidString)
         }
     }

@@ -109,6 +109,22 @@ begin
 end
 $$;
 
+-- One moderation action as the admin site and the log show it: who acted (null
+-- admin: the automatic rule), on whom, on which grid or moment.
+create or replace function private.action_json(a social.moderation_actions) returns jsonb
+  language sql stable security definer
+  set search_path = ''
+  as $$
+    select to_jsonb(a) || jsonb_build_object(
+      'automatic', a.admin_id is null and a.action = 'suspend_sharing' and a.note like 'automatic:%',
+      'admin_username', (select username from social.profiles where id = a.admin_id),
+      'subject_username', (select username from social.profiles where id = a.subject_user_id),
+      'grid_title', (select title from grids.grids where id = a.grid_id),
+      'moment_title', (select coalesce(nullif(title, ''), f.fields ->> 'title')
+                       from grids.moments m left join private.moderation_snapshots f on f.moment_id = m.id
+                       where m.id = a.moment_id))
+  $$;
+
 create or replace function social.admin_list_reports(p_status text default 'open', p_limit int default 50,
   p_before timestamptz default null) returns jsonb
   language plpgsql stable security definer
@@ -120,8 +136,13 @@ begin
       'target_id', r.target_id, 'grid_id', r.grid_id, 'moment_id', r.moment_id,
       'target_user_id', r.target_user_id,
       'target_username', (select username from social.profiles where id = r.target_user_id),
+      'reporter_id', r.reporter_id,
+      'reporter_username', (select username from social.profiles where id = r.reporter_id),
       'reason', r.reason, 'details', r.details, 'status', r.status, 'created_at', r.created_at,
-      'summary', coalesce(r.snapshot ->> 'title', r.snapshot ->> 'username')) order by r.created_at desc, r.id)
+      'summary', coalesce(r.snapshot ->> 'title', r.snapshot ->> 'username'),
+      'picture_path', case r.target_type when 'moment' then r.snapshot -> 'photos' -> 0 ->> 'storage_path'
+                        when 'user' then (select avatar_path from social.profiles where id = r.target_user_id) end)
+      order by r.created_at desc, r.id)
     from (select * from social.reports
           where (p_status is null or status = p_status) and (p_before is null or created_at < p_before)
           order by created_at desc, id limit least(greatest(coalesce(p_limit, 50), 1), 200)) r), '[]'::jsonb);
@@ -140,7 +161,14 @@ begin
   if not found then
     perform private.fail('not_found', 'No report with that id.');
   end if;
-  return jsonb_build_object('report', to_jsonb(r), 'current', case r.target_type
+  return jsonb_build_object('report', to_jsonb(r),
+    'reporter_username', (select username from social.profiles where id = r.reporter_id),
+    'target_username', (select username from social.profiles where id = r.target_user_id),
+    'target_suspended', r.target_user_id is not null and private.suspended(r.target_user_id),
+    'resolved_by_username', (select username from social.profiles where id = r.resolved_by),
+    'actions', coalesce((select jsonb_agg(private.action_json(a) order by a.created_at, a.id)
+                         from social.moderation_actions a where a.report_id = r.id), '[]'::jsonb),
+    'current', case r.target_type
     when 'grid' then (select private.card(g) || jsonb_build_object('hidden_at', g.hidden_at, 'shared', g.shared,
                         'deleted', g.deleted) from grids.grids g where g.id = r.grid_id)
     when 'moment' then (select jsonb_build_object('id', m.id, 'title', m.title, 'body', m.body,
@@ -167,7 +195,9 @@ begin
   if not found then
     perform private.fail('not_found', 'No grid with that id.');
   end if;
-  update grids.grids set hidden_at = coalesce(hidden_at, summit.now()), shared = false where id = g.id;
+  -- hidden_at alone keeps it out of the Atlas (private.in_atlas); the maker's shared
+  -- stays, so unhiding puts it back where it was.
+  update grids.grids set hidden_at = coalesce(hidden_at, summit.now()) where id = g.id;
   return private.log_action('hide_grid', g.owner_id, g.id, null, p_report_id, p_note);
 end
 $$;
@@ -328,7 +358,37 @@ begin
       from social.reports r where r.reporter_id = p_user_id), '[]'::jsonb),
     'reports_about', coalesce((select jsonb_agg(jsonb_build_object('id', r.id, 'target_type', r.target_type,
         'reason', r.reason, 'status', r.status, 'created_at', r.created_at) order by r.created_at desc)
-      from social.reports r where r.target_user_id = p_user_id), '[]'::jsonb));
+      from social.reports r where r.target_user_id = p_user_id), '[]'::jsonb),
+    -- Every suspension and lift; an automatic one with the hides that made it fire
+    -- (those unreversed then, in the 30 days before it).
+    'suspensions', coalesce((select jsonb_agg(private.action_json(a) || jsonb_build_object('hides',
+        case when (private.action_json(a) ->> 'automatic')::boolean then coalesce((
+          select jsonb_agg(private.action_json(h) order by h.created_at, h.id)
+          from social.moderation_actions h
+          where h.subject_user_id = a.subject_user_id and h.action in ('hide_grid', 'hide_moment')
+            and h.created_at <= a.created_at and h.created_at > a.created_at - interval '30 days'
+            and (h.reversed_at is null or h.reversed_at > a.created_at)), '[]'::jsonb) end)
+        order by a.created_at desc, a.id)
+      from social.moderation_actions a
+      where a.subject_user_id = p_user_id and a.action in ('suspend_sharing', 'lift_suspension')), '[]'::jsonb));
+end
+$$;
+
+-- The moderation log, newest first: every action, by whom, on what; p_subject_user_id
+-- narrows it to actions counting against one person.
+create or replace function social.admin_moderation_log(p_limit int default 50, p_before timestamptz default null,
+  p_subject_user_id uuid default null) returns jsonb
+  language plpgsql stable security definer
+  set search_path = ''
+  as $$
+begin
+  perform private.require_admin();
+  -- An automatic suspension shares its hide's instant; it came after, so it shows above.
+  return coalesce((select jsonb_agg(private.action_json(a) order by a.created_at desc, a.admin_id is null desc, a.id)
+    from (select * from social.moderation_actions
+          where (p_before is null or created_at < p_before)
+            and (p_subject_user_id is null or subject_user_id = p_subject_user_id)
+          order by created_at desc, admin_id is null desc, id limit least(greatest(coalesce(p_limit, 50), 1), 200)) a), '[]'::jsonb);
 end
 $$;
 
@@ -362,16 +422,18 @@ create trigger auto_suspend after insert on social.moderation_actions
   for each row execute function private.auto_suspend();
 
 revoke all on function private.require_admin(), private.log_action(text, uuid, uuid, uuid, uuid, text),
-  private.auto_suspend() from public;
+  private.action_json(social.moderation_actions), private.auto_suspend() from public;
 revoke all on function social.report(text, uuid, text, text), social.admin_list_reports(text, int, timestamptz),
   social.admin_get_report(uuid), social.admin_hide_grid(uuid, uuid, text), social.admin_unhide_grid(uuid, uuid, text),
   social.admin_hide_moment(uuid, uuid, uuid, text), social.admin_unhide_moment(uuid, uuid, uuid, text),
   social.admin_suspend_sharing(uuid, timestamptz, text), social.admin_lift_suspension(uuid, text),
-  social.admin_dismiss_report(uuid, text), social.admin_user(uuid) from public, anon;
+  social.admin_dismiss_report(uuid, text), social.admin_user(uuid),
+  social.admin_moderation_log(int, timestamptz, uuid) from public, anon;
 grant execute on function social.report(text, uuid, text, text) to authenticated;
 -- admins are signed-in people with a row in social.admins; the worker uses service_role
 grant execute on function social.admin_list_reports(text, int, timestamptz),
   social.admin_get_report(uuid), social.admin_hide_grid(uuid, uuid, text), social.admin_unhide_grid(uuid, uuid, text),
   social.admin_hide_moment(uuid, uuid, uuid, text), social.admin_unhide_moment(uuid, uuid, uuid, text),
   social.admin_suspend_sharing(uuid, timestamptz, text), social.admin_lift_suspension(uuid, text),
-  social.admin_dismiss_report(uuid, text), social.admin_user(uuid) to authenticated, service_role;
+  social.admin_dismiss_report(uuid, text), social.admin_user(uuid),
+  social.admin_moderation_log(int, timestamptz, uuid) to authenticated, service_role;

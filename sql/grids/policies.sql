@@ -165,7 +165,11 @@ create or replace function private.can_read_avatar_object(p_name text) returns b
     select auth.uid() is not null and (
       split_part(p_name, '/', 1) = auth.uid()::text
       or exists (select 1 from social.profiles p
-                 where p.avatar_path = p_name and private.can_view(auth.uid(), 'avatar', p.id)))
+                 where p.avatar_path = p_name and private.can_view(auth.uid(), 'avatar', p.id))
+      -- an admin sees the picture of someone reported, while the report is open
+      or (exists (select 1 from social.admins where user_id = auth.uid())
+          and exists (select 1 from social.profiles p join social.reports r on r.target_user_id = p.id
+                      where p.avatar_path = p_name and r.target_type = 'user' and r.status = 'open')))
   $$;
 revoke all on function private.can_read_photo_object(text), private.can_read_avatar_object(text) from public;
 grant execute on function private.can_read_photo_object(text), private.can_read_avatar_object(text)

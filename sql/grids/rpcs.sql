@@ -403,8 +403,10 @@ begin
     end if;
     if (v_updated, v_device) >= (g.updated_at, g.device_id) then
       update grids.grids set title = v_title, description = v_desc, color = v_color, theme = v_theme,
-        shared = v_shared and not v_susp and hidden_at is null,
-        shared_at = case when v_shared and not v_susp and hidden_at is null and not shared then summit.now() else shared_at end,
+        -- A hidden grid keeps its maker's choice (hidden_at keeps it out of the Atlas),
+        -- so an unhide puts it back as the maker left it.
+        shared = v_shared and not v_susp,
+        shared_at = case when v_shared and not v_susp and not shared then summit.now() else shared_at end,
         search_doc = private.grid_search_doc(v_title, v_desc,
                        (select array_agg(prompt order by position) from grids.grid_squares where grid_id = g.id)),
         updated_at = v_updated, device_id = v_device

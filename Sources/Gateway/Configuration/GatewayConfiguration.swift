@@ -20,6 +20,8 @@ public struct GatewayConfiguration: Sendable {
     public var appKeys: [AppFace: AppKeys] = [:]
     /// Seconds an access token lives.
     public var accessTokenLifetime = 3600
+    /// Seconds an admin site session lives (`/admin`), however active.
+    public var adminSessionLifetime = 8 * 3600
     /// Schemas REST may read and write, the first being the default profile.
     public var exposedSchemas = ["public", "social", "grids", "meet", "mountain", "activity"]
     /// Whether REST answers `Accept: application/vnd.pgrst.plan` with the query's plan
@@ -50,6 +52,7 @@ public struct GatewayConfiguration: Sendable {
         public static let accessTokenLifetime = "SUMMIT_ACCESS_TOKEN_LIFETIME"
         public static let exposedSchemas = "SUMMIT_REST_SCHEMAS"
         public static let restPlanEnabled = "SUMMIT_REST_PLAN_ENABLED"
+        public static let adminSessionLifetime = "SUMMIT_ADMIN_SESSION_LIFETIME"
     }
 
     /// A problem with the configuration: what is wrong and what to do.
@@ -124,6 +127,7 @@ public struct GatewayConfiguration: Sendable {
             }
             configuration.accessTokenLifetime = seconds
         }
+        configuration.adminSessionLifetime = try seconds(values, Key.adminSessionLifetime, 300...86_400) ?? configuration.adminSessionLifetime
         if let text = values[Key.exposedSchemas] {
             let schemas = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             let forbidden = schemas.filter { ["auth", "private", "storage", "summit", "realtime", "pg_catalog", "information_schema"].contains($0) }

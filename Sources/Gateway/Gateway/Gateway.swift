@@ -17,14 +17,18 @@ public final class Gateway: Sendable {
     private let stopping = Once()
 
     /// `functions`: edge functions served besides the gateway's own (`EdgeFunction`);
-    /// `readDatabase`: a read pool (standbys) for lag-tolerant reads (`ReadRouting`).
+    /// `readDatabase`: a read pool (standbys) for lag-tolerant reads (`ReadRouting`);
+    /// `resorts`: the admin site's resort pages (`AdminResortSource`).
     public init(database: PostgresConfiguration, readDatabase: PostgresConfiguration? = nil, configuration: GatewayConfiguration,
-                functions: [EdgeFunction] = [], clock: @escaping @Sendable () -> Date = { Date() }) async throws {
+                functions: [EdgeFunction] = [], resorts: AdminResortSource? = nil,
+                clock: @escaping @Sendable () -> Date = { Date() }) async throws {
         context = try GatewayContext(database: database, readDatabase: readDatabase, configuration: configuration, clock: clock)
         realtime = try await RealtimeService(context: context)
+        let auth = AuthService(context: context), storage = StorageService(context: context)
         let responder = GatewayResponder(
-            context: context, auth: AuthService(context: context), rest: RestService(context: context),
-            storage: StorageService(context: context), functions: FunctionsService(context: context, functions: functions), realtime: realtime)
+            context: context, auth: auth, admin: AdminSite(context: context, auth: auth, storage: storage, resorts: resorts),
+            rest: RestService(context: context), storage: storage, functions: FunctionsService(context: context, functions: functions),
+            realtime: realtime)
         server = try HTTPServer(options: configuration.server, responder: responder)
     }
 

@@ -3,10 +3,12 @@ import JSONDepth
 
 /// Routes requests to the services by path, the way the hosted platform lays them
 /// out: `/auth/v1`, `/rest/v1`, `/storage/v1`, `/functions/v1`, `/realtime/v1`. Adds CORS headers
-/// (browser apps call from their own origin) and answers preflights.
+/// (browser apps call from their own origin) and answers preflights. `/admin` is the
+/// moderation site, a site of its own: no CORS, no preflights.
 struct GatewayResponder: HTTPResponder {
     let context: GatewayContext
     let auth: AuthService
+    let admin: AdminSite
     let rest: RestService
     let storage: StorageService
     let functions: FunctionsService
@@ -30,6 +32,9 @@ struct GatewayResponder: HTTPResponder {
             return .response(withCORS(.json(400, object: ["message": "the path's percent-encoding is broken"])))
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if segments.first == "admin" {
+            return .response(await admin.respond(to: request, path: segments.dropFirst()))
+        }
         if request.method == .options {
             return .response(withCORS(HTTPResponse(status: 204)))
         }
@@ -63,7 +68,7 @@ struct GatewayResponder: HTTPResponder {
             response = .json(200, object: ["status": "ok", "service": "summit"])
         default:
             response = .json(404, object: [
-                "message": "no such endpoint: Summit serves /auth/v1, /rest/v1, /storage/v1, /functions/v1 and /realtime/v1",
+                "message": "no such endpoint: Summit serves /auth/v1, /rest/v1, /storage/v1, /functions/v1, /realtime/v1 and /admin",
             ])
         }
         return .response(withCORS(response))

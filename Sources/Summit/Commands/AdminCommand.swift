@@ -12,8 +12,12 @@ enum AdminCommand {
     static let command = Command(
         name: "admin",
         summary: "Moderation: the report queue, hiding grids and moments, suspending and lifting sharing.",
-        discussion: "Admins hide, unhide, suspend, lift and dismiss; they never edit content. Every action is logged.",
-        subcommands: [reports, hide, suspend, lift])
+        discussion: """
+            Admins hide, unhide, suspend, lift and dismiss; they never edit content. Every action is logged. \
+            The same work has a web page: the moderation site at /admin on summit serve, for the people \
+            `summit admin grant` names (see docs/admin-site.md).
+            """,
+        subcommands: [reports, hide, suspend, lift, grant, revoke, admins])
 
     static let reports = Command(
         name: "reports",
@@ -114,6 +118,65 @@ enum AdminCommand {
             invocation.console.out("lifted \(person.name)'s suspension")
             return 0
         })
+
+    static let grant = adminChange(grant: true, summary:
+        "Make USER an admin: they may sign in to the moderation site (/admin on summit serve) and call the admin RPCs.")
+    static let revoke = adminChange(grant: false, summary:
+        "USER is no longer an admin: the admin RPCs refuse them, and their moderation site session ends at its next request.")
+
+    static func adminChange(grant: Bool, summary: String) -> Command {
+        Command(name: grant ? "grant" : "revoke", summary: summary,
+                arguments: [.init(name: "USER", help: "a username, email or user id")], options: [AppCommand.jsonOption],
+                run: { invocation in try await changeAdmins(invocation, grant: grant) })
+    }
+
+    static let admins = Command(
+        name: "admins",
+        summary: "List the admins: who may sign in to the moderation site.",
+        options: [AppCommand.jsonOption],
+        run: { invocation in
+            struct Row: Codable { var id: UUID; var username: String?; var email: String?; var since: String }
+            let rows = try await AppSession.with(try invocation.workspace()) { session in
+                try await session.connection.query("""
+                    select a.user_id as id, p.username, u.email, to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC' as since
+                    from social.admins a join auth.users u on u.id = a.user_id left join social.profiles p on p.id = a.user_id
+                    order by p.username, u.email
+                    """).decode(Row.self)
+            }
+            if invocation.json {
+                try invocation.console.json(rows)
+                return 0
+            }
+            if rows.isEmpty { invocation.console.note("no admins yet: summit admin grant USER") }
+            for row in rows {
+                invocation.console.out("\(row.username ?? "-")  \(row.email ?? "-")  \(row.id.uuidString.lowercased())  since \(row.since)")
+            }
+            return 0
+        })
+
+    /// Adds or removes USER's row in social.admins, as the database owner: the operator's
+    /// decision, never an app's.
+    static func changeAdmins(_ invocation: Invocation, grant: Bool) async throws -> Int32 {
+        let (person, changed) = try await AppSession.with(try invocation.workspace()) { session in
+            let person = try await session.person(invocation.arguments[0])
+            guard try await session.connection.query("select exists (select 1 from social.profiles where id = \(person.id))").scalar(Bool.self) else {
+                throw CLIError("\(person.name) has no profile yet", fix: "let them finish signing up (claim a username) first")
+            }
+            let changed = try await session.connection.query(grant
+                ? "insert into social.admins (user_id) values (\(person.id)) on conflict do nothing returning user_id"
+                : "delete from social.admins where user_id = \(person.id) returning user_id").count > 0
+            return (person, changed)
+        }
+        if invocation.json {
+            struct Change: Encodable { var id: String; var username: String?; var admin: Bool; var changed: Bool }
+            try invocation.console.json(Change(id: person.id.uuidString.lowercased(), username: person.username, admin: grant, changed: changed))
+        } else if grant {
+            invocation.console.out(changed ? "\(person.name) is now an admin" : "\(person.name) was already an admin")
+        } else {
+            invocation.console.out(changed ? "\(person.name) is no longer an admin" : "\(person.name) was not an admin")
+        }
+        return 0
+    }
 
     static func asAdmin<T: Sendable>(
         _ invocation: Invocation, _ body: @Sendable (AppSession, Caller) async throws -> T

@@ -8,7 +8,7 @@ import Postgres
 enum ServeCommand {
     static let command = Command(
         name: "serve",
-        summary: "Serve the hosted platform's protocols (auth, REST, realtime, storage) over HTTP and WebSocket.",
+        summary: "Serve the hosted platform's protocols (auth, REST, realtime, storage) over HTTP and WebSocket, and the moderation site at /admin.",
         discussion: """
             The JWT secret and the anon and service role keys come from --config FILE (KEY=value lines) or the \
             environment (SUMMIT_JWT_SECRET, SUMMIT_ANON_KEY, SUMMIT_SERVICE_ROLE_KEY; the environment wins); make \
@@ -17,7 +17,8 @@ enum ServeCommand {
             that answer lag-tolerant reads: the Atlas, resort graphs, others' profiles). Plain HTTP only: put \
             a TLS proxy in front (see docs/gateway.md). Several processes may share one port \
             (SO_REUSEPORT) or run on several behind a load balancer; they share presence and broadcasts through \
-            PostgreSQL. Interrupt (SIGINT or SIGTERM) drains requests and closes WebSockets with 1001.
+            PostgreSQL. Interrupt (SIGINT or SIGTERM) drains requests and closes WebSockets with 1001. The \
+            moderation site at /admin signs in the people `summit admin grant` names (docs/admin-site.md).
             """,
         options: [
             .value("--config", "FILE", "KEY=value lines with the secret and keys (default: $SUMMIT_GATEWAY_CONFIG)"),
@@ -47,7 +48,8 @@ enum ServeCommand {
             let console = invocation.console
             let readDatabase = try readPool(workspace.environment)
             let gateway = try await Gateway(database: database, readDatabase: readDatabase, configuration: configuration,
-                                            functions: ResortFunctions.all(database: database))
+                                            functions: ResortFunctions.all(database: database),
+                                            resorts: AdminResortPages.source(database: database))
             do {
                 try gateway.start()
             } catch {
@@ -56,7 +58,7 @@ enum ServeCommand {
             }
             // The address on standard output (tests and scripts read it); the rest is a note.
             console.out("listening on http://\(configuration.server.host):\(gateway.port)")
-            console.note("summit serve: /auth/v1 /rest/v1 /realtime/v1/websocket /storage/v1 on \(database.target); interrupt to stop")
+            console.note("summit serve: /auth/v1 /rest/v1 /realtime/v1/websocket /storage/v1 /functions/v1 /admin on \(database.target); interrupt to stop")
             if let readDatabase { console.note("summit serve: lag-tolerant reads on \(readDatabase.target) (SUMMIT_READ_URL)") }
             if configuration.auth.smtp == nil {
                 console.note("summit serve: no mail server is set (\(AuthSettings.Key.smtpURL)): codes and links that auth would mail are written to this log")

@@ -145,7 +145,9 @@ struct MeetPicture: Sendable {
             out.append("<text x=\"\(Self.f(legendX + 22))\" y=\"\(Self.f(legendY - 6))\" font-size=\"14\" fill=\"#1b2a3a\">\(Self.escape(text))</text>")
             legendX += 34 + Double(text.count) * 7.5
         }
-        out.append("<text x=\"\(Self.f(width - margin))\" y=\"\(Self.f(height - 8))\" font-size=\"11\" text-anchor=\"end\" fill=\"#5a6b7c\">yellow: meeting point · white: alternates · map data © OpenStreetMap contributors where the resort is real</text>")
+        // Without a meet (a resort drawn alone), the note speaks of the map only.
+        let note = (result == nil ? "" : "yellow: meeting point · white: alternates · ") + "map data © OpenStreetMap contributors where the resort is real"
+        out.append("<text x=\"\(Self.f(width - margin))\" y=\"\(Self.f(height - 8))\" font-size=\"11\" text-anchor=\"end\" fill=\"#5a6b7c\">\(note)</text>")
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
     }

@@ -112,14 +112,17 @@ final class RawClient: @unchecked Sendable {
                 let parts = statusLine.split(separator: " ", maxSplits: 2)
                 guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure(description: "bad status line \(statusLine)") }
                 var headers: [String: String] = [:]
+                var fields: [(name: String, value: String)] = []
                 for line in lines {
                     guard let colon = line.firstIndex(of: ":") else { continue }
-                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    let name = line[..<colon].lowercased(), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    headers[name] = value
+                    fields.append((name, value))
                 }
                 buffer.removeFirst(end + 4)
                 let length = (toHead || status == 101 || status == 204 || status == 304 || status < 200) ? 0 : Int(headers["content-length"] ?? "0") ?? 0
                 let body = try await read(exactly: length, timeout: deadline - ContinuousClock.now)
-                return RawResponse(status: status, headers: headers, body: body)
+                return RawResponse(status: status, headers: headers, body: body, fields: fields)
             }
             switch fill() {
             case true?: continue
@@ -174,8 +177,11 @@ final class RawClient: @unchecked Sendable {
 
 struct RawResponse {
     var status: Int
+    /// The last value of each header (by lowercased name).
     var headers: [String: String]
     var body: [UInt8]
+    /// Every header line in order, repeated ones included (`Set-Cookie`).
+    var fields: [(name: String, value: String)] = []
     var text: String { String(decoding: body, as: UTF8.self) }
     var json: Any? { try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) }
 }
