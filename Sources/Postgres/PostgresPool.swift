@@ -68,6 +68,7 @@ public actor PostgresPool {
         closed = true
         let connections = idle
         idle.removeAll()
+        for connection in connections { openedAt[ObjectIdentifier(connection)] = nil }
         open -= connections.count
         for connection in connections { await connection.close() }
         for waiter in waiters { waiter.resume() }

@@ -12,10 +12,10 @@ import Testing
 @Suite struct ReadRoutingTests {
     @Test func lagTolerantReadsGoToTheReadPoolAndWritersReadTheirWrites() async throws {
         try await withFreshDatabase { primary in
-            let configuration = try Self.configuration()
+            let configuration = try GatewayConfiguration.forTests()
             let clock = TestClock()
             // Two people on the primary, friends, before the standby is cloned from it.
-            let (ann, bob) = try await Self.serving(primary, configuration: configuration, clock: clock) { gateway in
+            let (ann, bob) = try await withGateway(on: primary, configuration: configuration, clock: clock) { gateway in
                 let ann = try await gateway.signUp("ann")
                 let bob = try await gateway.signUp("bob")
                 try await gateway.befriend(ann, bob)
@@ -37,7 +37,7 @@ import Testing
                     values ('standby-peak', 'Standby Peak', 46, 7, 46.1, 7.1, 46.05, 7.05)
                     """)
             }
-            try await Self.serving(primary, readDatabase: standby, configuration: configuration, clock: clock) { gateway in
+            try await withGateway(on: primary, readDatabase: standby, configuration: configuration, clock: clock) { gateway in
                 func bio(as account: GatewayHarness.Account) async throws -> String? {
                     let answer = try await gateway.rpc("grids", "profile_view", as: account, ["p_user_id": ann.id.uuidString])
                     #expect(answer.status == 200, "\(answer.text)")
@@ -81,7 +81,7 @@ import Testing
         try await withFreshDatabase { primary in
             // Nothing listens there: every read the pool gets fails to connect.
             let nowhere = try PostgresConfiguration("host=127.0.0.1 port=1 dbname=nowhere connect_timeout=2")
-            try await Self.serving(primary, readDatabase: nowhere, configuration: try Self.configuration(), clock: TestClock()) { gateway in
+            try await withGateway(on: primary, readDatabase: nowhere, configuration: try GatewayConfiguration.forTests(), clock: TestClock()) { gateway in
                 let ann = try await gateway.signUp("ann")
                 gateway.clock.advance(60)
                 let answer = try await gateway.rpc("grids", "profile_view", as: ann, ["p_user_id": ann.id.uuidString])
@@ -90,31 +90,6 @@ import Testing
                 let search = try await gateway.rpc("mountain", "search_resorts", as: ann, [:])
                 #expect(search.status == 200, "\(search.text)")
             }
-        }
-    }
-
-    static func configuration() throws -> GatewayConfiguration {
-        var configuration = try GatewayConfiguration.from(GatewayConfiguration.parseEnvironmentFile(GatewayConfiguration.generateKeys()))
-        configuration.server.port = 0
-        configuration.server.reusePort = false
-        configuration.databaseConnections = 4
-        return configuration
-    }
-
-    /// A gateway on `database` (reads that tolerate lag on `readDatabase`) for the length of `body`.
-    static func serving<T>(_ database: PostgresConfiguration, readDatabase: PostgresConfiguration? = nil,
-                           configuration: GatewayConfiguration, clock: TestClock,
-                           _ body: (GatewayHarness) async throws -> T) async throws -> T {
-        let gateway = try await Gateway(database: database, readDatabase: readDatabase, configuration: configuration, clock: { clock.now() })
-        try gateway.start()
-        let harness = GatewayHarness(gateway: gateway, database: database, configuration: configuration, clock: clock)
-        do {
-            let value = try await body(harness)
-            await gateway.shutdown()
-            return value
-        } catch {
-            await gateway.shutdown()
-            throw error
         }
     }
 }

@@ -9,7 +9,8 @@ synchronous standby.
 Six clients in three pairs (the two of a pair on different gateways) sign up, befriend
 each other, push grid rows (sync_push by row id), send positions, sign up strangers and
 send them friend requests, and run meets through PowderMeet's face (send, accept, end);
-they read the Atlas and each other's profiles, which the read pool may answer. Two
+they read the Atlas and each other's profiles. Two readers read the same through the
+platform's client library (supabase-py), and the read pools answer them. Two
 friends follow positions over realtime, each on the other gateway from the poster. Each
 answer is recorded; after each kill the figures are printed, and at the end every
 acknowledged write is looked up on the new primary, and the scheduler's history is
@@ -24,7 +25,9 @@ import time
 import uuid
 
 import httpx
+import postgrest
 import websockets
+from supabase import AsyncClientOptions, acreate_client
 
 CONFIG = json.load(open(sys.argv[1]))
 GATEWAYS, KEY, POWDERMEET_KEY = CONFIG["gateways"], CONFIG["anon"], CONFIG["powdermeet_anon"]
@@ -40,6 +43,8 @@ class Record:
         self.reads = {"client": 0, "reader": 0}
         self.read_failures = {"client": [], "reader": []}  # (time, answer)
         self.relay_ok = False
+        self.resumed = False
+        self.on_standbys = 0
 
     def ok(self, kind, key, sent):
         self.acknowledged.append((kind, key))
@@ -188,27 +193,37 @@ async def meet_step(http, record, meet, sender, receiver):
         return meet
 
 
-async def read(http, record, url, token, partner_id, who="client"):
-    """Reads a standby may answer: the Atlas and a profile. A client who writes reads them
-    from the primary; a reader, from the read pool."""
+async def read(http, record, url, token, partner_id):
+    """Reads a standby may answer: the Atlas and the partner's profile. A client who writes
+    reads them from the primary."""
     for call in (lambda: http.post(f"{url}/rest/v1/rpc/atlas_search", json={"p_limit": 5}, headers=headers(token, "grids")),
                  lambda: http.post(f"{url}/rest/v1/rpc/profile_view", json={"p_user_id": partner_id}, headers=headers(token, "grids"))):
-        record.reads[who] += 1
+        record.reads["client"] += 1
         try:
             answer = await call()
         except httpx.HTTPError as error:
-            record.read_failures[who].append((time.monotonic(), type(error).__name__))
+            record.read_failures["client"].append((time.monotonic(), type(error).__name__))
             continue
         if answer.status_code != 200:
-            record.read_failures[who].append((time.monotonic(), describe(answer)))
+            record.read_failures["client"].append((time.monotonic(), describe(answer)))
 
 
-async def reader(http, record, stop, url):
-    """Someone who only reads (the Atlas, a profile): once their session is a few seconds
-    old the read pool answers them, on a standby."""
-    token, user = await sign_up(http, record, url, "hareader", stop)
-    while token and not stop.is_set():
-        await read(http, record, url, token, user, who="reader")
+async def reader(record, stop, url):
+    """Someone who only reads the Atlas and their profile, through the platform's own client
+    library (supabase-py): once their session is a few seconds old the read pool answers
+    them, on a standby."""
+    app = await acreate_client(url, KEY, options=AsyncClientOptions(auto_refresh_token=False))
+    name = f"hareader{uuid.uuid4().hex[:6]}"
+    signed = await app.auth.sign_up({"email": f"{name}@example.test", "password": "correct horse battery",
+                                     "options": {"data": {"username": name}}})
+    grids = app.schema("grids")
+    while not stop.is_set():
+        for call in (grids.rpc("atlas_search", {"p_limit": 5}), grids.rpc("profile_view", {"p_user_id": signed.user.id})):
+            record.reads["reader"] += 1
+            try:
+                await call.execute()
+            except (postgrest.APIError, httpx.HTTPError) as error:
+                record.read_failures["reader"].append((time.monotonic(), str(error)[:80]))
         await asyncio.sleep(0.1)
 
 
@@ -290,7 +305,7 @@ async def round_with(kill, name):
         tasks = [asyncio.create_task(client(http, record, stop, i, people)) for i in range(CLIENTS)]
         tasks.append(asyncio.create_task(watcher(http, stop, heard[0], GATEWAYS[0], GATEWAYS[1])))
         tasks.append(asyncio.create_task(watcher(http, stop, heard[1], GATEWAYS[1], GATEWAYS[0])))
-        tasks += [asyncio.create_task(reader(http, record, stop, url)) for url in GATEWAYS]
+        tasks += [asyncio.create_task(reader(record, stop, url)) for url in GATEWAYS]
         # Long enough for the readers' sessions to be older than the read-your-writes window.
         await asyncio.sleep(7)
         on_standbys = read_pool_on_standbys()
@@ -365,14 +380,14 @@ def lost_writes(record):
         lost["sync-push"] = len(boards) - found
     # 'sent': the request is there (or they became friends since); 'friends': the friendship is.
     requests = [k for kind, k in record.acknowledged if kind == "friend-request"]
-    missing = 0
-    for sender, receiver, outcome in requests:
-        held = psql(f"""select exists (select 1 from social.friendships where user_a = least('{sender}'::uuid, '{receiver}'::uuid)
-                                         and user_b = greatest('{sender}'::uuid, '{receiver}'::uuid))
-                              {"or exists (select 1 from social.friend_requests where from_id = '" + sender + "' and to_id = '" + receiver + "')"
-                               if outcome == "sent" else ""}""")
-        missing += held != "t"
-    lost["friend-request"] = missing
+    if requests:
+        pairs = ",".join(f"('{sender}'::uuid, '{receiver}'::uuid, {'true' if outcome == 'sent' else 'false'})"
+                         for sender, receiver, outcome in requests)
+        lost["friend-request"] = int(psql(f"""
+            select count(*) from (values {pairs}) r(sender, receiver, sent)
+            where not exists (select 1 from social.friendships f where f.user_a = least(r.sender, r.receiver)
+                                and f.user_b = greatest(r.sender, r.receiver))
+              and not (r.sent and exists (select 1 from social.friend_requests q where q.from_id = r.sender and q.to_id = r.receiver))"""))
     # A meet's status is at least as far along as the last step acknowledged.
     steps = {}
     for kind, key in record.acknowledged:

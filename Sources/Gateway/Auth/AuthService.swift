@@ -310,7 +310,8 @@ struct AuthService: Sendable {
                 response.headers.set("retry-after", "1")
                 return response
             }
-            return Self.error(500, "unexpected_failure", "the auth service failed: \(error)")
+            return Self.error(500, "unexpected_failure", "the auth service failed unexpectedly (\(error)): try again, "
+                              + "and if it happens again tell the operator what you asked for")
         }
         let status: Int
         switch error.message {

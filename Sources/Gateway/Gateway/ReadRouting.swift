@@ -43,21 +43,22 @@ final class ReadRouting: Sendable {
 
     /// Whether a read of `schema.name` by `caller` may be answered by the pool now.
     func serves(relation schema: String, _ name: String, caller: RequestCaller, now: Date) -> Bool {
-        Self.relations.contains("\(schema).\(name)") && !wroteLately(caller, now: now) && isAvailable(now)
+        Self.relations.contains("\(schema).\(name)") && admits(caller, now: now)
     }
 
     func serves(function name: String, caller: RequestCaller, now: Date) -> Bool {
-        Self.functions.contains(name) && !wroteLately(caller, now: now) && isAvailable(now)
+        Self.functions.contains(name) && admits(caller, now: now)
+    }
+
+    /// The pool is up and the caller did not write lately.
+    private func admits(_ caller: RequestCaller, now: Date) -> Bool {
+        restingUntil.withLock { $0 <= now } && !wroteLately(caller, now: now)
     }
 
     /// The pool failed to answer `error`: a connection failure rests it for a few seconds.
     func failed(_ error: Error, now: Date) {
         guard (error as? PostgresError)?.isConnectionFailure == true else { return }
         restingUntil.withLock { $0 = now.addingTimeInterval(5) }
-    }
-
-    private func isAvailable(_ now: Date) -> Bool {
-        restingUntil.withLock { $0 <= now }
     }
 
     /// A user's write (or new session): their reads stay on the primary for a while.

@@ -103,18 +103,12 @@ func withGateways<T>(
     _ body: ([GatewayHarness]) async throws -> T
 ) async throws -> T {
     try await withFreshDatabase { database in
-        let values = GatewayConfiguration.parseEnvironmentFile(GatewayConfiguration.generateKeys())
-        var configuration = try GatewayConfiguration.from(values)
-        configuration.server.port = 0
-        configuration.server.reusePort = false
-        configuration.databaseConnections = 4
+        var configuration = try GatewayConfiguration.forTests()
         configure(&configuration)
         let clock = TestClock()
         var harnesses: [GatewayHarness] = []
         for _ in 0..<count {
-            let gateway = try await Gateway(database: database, configuration: configuration, clock: { clock.now() })
-            try gateway.start()
-            harnesses.append(GatewayHarness(gateway: gateway, database: database, configuration: configuration, clock: clock))
+            harnesses.append(try await GatewayHarness.start(on: database, configuration: configuration, clock: clock))
         }
         do {
             let value = try await body(harnesses)
@@ -124,5 +118,42 @@ func withGateways<T>(
             for harness in harnesses { await harness.gateway.shutdown() }
             throw error
         }
+    }
+}
+
+/// A gateway on `database` (lag-tolerant reads on `readDatabase`) for the length of `body`.
+func withGateway<T>(
+    on database: PostgresConfiguration, readDatabase: PostgresConfiguration? = nil,
+    configuration: GatewayConfiguration, clock: TestClock, _ body: (GatewayHarness) async throws -> T
+) async throws -> T {
+    let harness = try await GatewayHarness.start(on: database, readDatabase: readDatabase, configuration: configuration, clock: clock)
+    do {
+        let value = try await body(harness)
+        await harness.gateway.shutdown()
+        return value
+    } catch {
+        await harness.gateway.shutdown()
+        throw error
+    }
+}
+
+extension GatewayHarness {
+    /// A gateway started on a free port.
+    static func start(on database: PostgresConfiguration, readDatabase: PostgresConfiguration? = nil,
+                      configuration: GatewayConfiguration, clock: TestClock) async throws -> GatewayHarness {
+        let gateway = try await Gateway(database: database, readDatabase: readDatabase, configuration: configuration, clock: { clock.now() })
+        try gateway.start()
+        return GatewayHarness(gateway: gateway, database: database, configuration: configuration, clock: clock)
+    }
+}
+
+extension GatewayConfiguration {
+    /// New keys, a free port of its own, four connections.
+    static func forTests() throws -> GatewayConfiguration {
+        var configuration = try GatewayConfiguration.from(GatewayConfiguration.parseEnvironmentFile(GatewayConfiguration.generateKeys()))
+        configuration.server.port = 0
+        configuration.server.reusePort = false
+        configuration.databaseConnections = 4
+        return configuration
     }
 }
