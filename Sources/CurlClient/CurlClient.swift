@@ -102,6 +102,8 @@ public enum CurlClient {
             summit_curl_easy_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "https,http"),
             // Signals are process-wide; curl must not use SIGALRM for timeouts on its own thread.
             summit_curl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
+            // Any encoding libcurl can decode (gzip, deflate): less to carry, and Overpass offers gzip.
+            summit_curl_easy_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, ""),
             summit_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(request.timeout)),
             summit_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(request.connectTimeout)),
             summit_curl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList),

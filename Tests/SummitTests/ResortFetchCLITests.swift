@@ -49,7 +49,7 @@ import Testing
         try await CLIHarness.withFreshDatabase { cli in
             try await cli.ok("resort", "catalog", "import", Self.catalog.path)
             let printed = try await cli.ok("resort", "fetch", "okemo", "--print-query").stdout
-            #expect(printed.hasPrefix("[out:json][timeout:300][maxsize:134217728];") && printed.contains("way[\"piste:type\"](\(box));")
+            #expect(printed.hasPrefix("[out:json][timeout:270][maxsize:134217728];") && printed.contains("way[\"piste:type\"](\(box));")
                     && printed.contains("(._; >;);\nout body;"), "\(printed)")
             #expect(standIn.queries.isEmpty, "--print-query asks nothing")
 
@@ -148,7 +148,6 @@ import Testing
                 defer { standIn.stop() }
                 let started = ContinuousClock.now
                 let refused = try await cli.fails(["resort", "fetch", "okemo", "--overpass", standIn.url, "--assume-flat"] + item.options)
-                print("\(item.name): \(refused.stderr)")
                 for words in item.says {
                     #expect(refused.stderr.contains(words), "\(item.name): \(refused.stderr)")
                 }

@@ -140,3 +140,13 @@ enum WayClassification {
         return line
     }
 }
+
+extension OSMData {
+    /// How many ways of the snapshot a graph would be built from, by the build's own
+    /// rules: runs (downhill and connections) and lifts.
+    package var routableWayCounts: (runs: Int, lifts: Int) {
+        let routable = WayClassification.classify(self).routable
+        let lifts = routable.count { $0.kind == .lift }
+        return (routable.count - lifts, lifts)
+    }
+}

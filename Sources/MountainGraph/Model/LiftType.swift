@@ -31,7 +31,7 @@ public enum LiftType: String, Sendable, CaseIterable {
     }
 
     /// `aerialway` values that are never lift lines.
-    package static let nonRoutableAerialways: Set<String> = ["station", "pylon", "zip_line", "goods"]
+    static let nonRoutableAerialways: Set<String> = ["station", "pylon", "zip_line", "goods"]
 
     /// Typical line speed (m/s) for a ride-time estimate when neither a
     /// canonical row nor OSM gives one.

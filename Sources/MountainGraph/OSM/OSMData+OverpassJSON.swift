@@ -3,7 +3,13 @@ extension OSMData {
     /// elements (`out body`) and/or ways carrying inline `geometry` (`out geom`).
     /// Relations and unknown keys are skipped; ids and tags are kept verbatim.
     public init(overpassJSON bytes: [UInt8]) throws(OSMError) {
+        self = try OverpassAnswer(bytes: bytes).data
+    }
+
+    /// One pass over an Overpass document: its elements, and what it says beside them.
+    static func readOverpassJSON(_ bytes: [UInt8]) throws(OSMError) -> OverpassAnswer {
         var collector = OSMCollector()
+        var header = OverpassAnswer.Header()
         var sawElements = false
         try OSMError.reading(other: OSMError.notOverpassJSON) {
             var scanner = try JSONScanner(bytes: bytes)
@@ -13,13 +19,29 @@ extension OSMData {
             var elementIndex = 0
             var elementError: OSMError?
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONError) in
-                guard key == "elements", elementError == nil else { return try scanner.skipValue() }
+                switch key {
+                case "remark" where scanner.peek() == UInt8(ascii: "\""):
+                    header.remark = try scanner.readString()
+                    return
+                case "osm3s":
+                    return try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONError) in
+                        if key == "timestamp_osm_base", !(try scanner.readNullIfPresent()) {
+                            header.timestampOSMBase = try scanner.readString()
+                        } else {
+                            try scanner.skipValue()
+                        }
+                    }
+                case "elements" where elementError == nil:
+                    break
+                default:
+                    return try scanner.skipValue()
+                }
                 sawElements = true
                 try scanner.readArray { (scanner: inout JSONScanner) throws(JSONError) in
                     defer { elementIndex += 1 }
                     guard elementError == nil else { return try scanner.skipValue() }
                     do {
-                        try Self.readElement(&scanner, index: elementIndex, into: &collector)
+                        try Self.readElement(&scanner, index: elementIndex, into: &collector, header: &header)
                     } catch let error as OSMError {
                         elementError = error
                     } catch let error as JSONError {
@@ -33,7 +55,7 @@ extension OSMData {
             guard scanner.atEnd() else { throw OSMError.json(scanner.error("unexpected content after the document")) }
         }
         guard sawElements else { throw .notOverpassJSON("the object has no \"elements\" array") }
-        self = try collector.finish()
+        return OverpassAnswer(data: try collector.finish(), header: header)
     }
 
     private struct RawElement {
@@ -44,9 +66,11 @@ extension OSMData {
         var nodes: [Int64]?
         var geometry: [(lat: Double, lon: Double)?]?
         var tags: [String: String] = [:]
+        var memberWays: [Int64] = []
     }
 
-    private static func readElement(_ scanner: inout JSONScanner, index: Int, into collector: inout OSMCollector) throws {
+    private static func readElement(_ scanner: inout JSONScanner, index: Int, into collector: inout OSMCollector,
+                                    header: inout OverpassAnswer.Header) throws {
         var raw = RawElement()
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONError) in
             switch key {
@@ -80,6 +104,21 @@ extension OSMData {
                     if try scanner.readNullIfPresent() { return }
                     raw.tags[key] = try scanner.readString()
                 }
+            case "members" where scanner.peek() == UInt8(ascii: "["):
+                try scanner.readArray { (scanner: inout JSONScanner) throws(JSONError) in
+                    // Only an object is a member; anything else is skipped, as unknown keys are.
+                    guard scanner.peek() == UInt8(ascii: "{") else { return try scanner.skipValue() }
+                    var memberType: String?
+                    var ref: Int64?
+                    try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONError) in
+                        switch key {
+                        case "type": memberType = try scanner.readString()
+                        case "ref": ref = try scanner.readInt64()
+                        default: try scanner.skipValue()
+                        }
+                    }
+                    if memberType == "way", let ref { raw.memberWays.append(ref) }
+                }
             default:
                 try scanner.skipValue()
             }
@@ -107,10 +146,14 @@ extension OSMData {
                 }
             }
             try collector.add(OSMWay(id: id, nodeIDs: nodeIDs, tags: raw.tags))
+        case "relation":
+            // Not part of the graph; which ways it brought into the answer is.
+            header.relationCount += 1
+            if !raw.memberWays.isEmpty { header.relationWayMembers.append(raw.memberWays) }
         case nil:
             throw OSMError.invalidElement(index: index, "element without a type")
         default:
-            return   // relations, areas, counts: not part of the graph
+            return   // areas, counts: not part of the graph
         }
     }
 }

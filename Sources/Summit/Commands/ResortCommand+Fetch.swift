@@ -15,9 +15,9 @@ extension ResortCommand {
             Summit; a 429, 502, 503 or 504 or a broken connection is retried (--retries) after the wait its \
             Retry-After asks for, else 5 s doubling, all within --timeout. The answer is refused, with nothing \
             stored, when it is cut short, carries an Overpass runtime-error remark, lacks a node its ways use, \
-            lies outside the box (each way must come within 0.05° of it, unless a relation brought it in) or holds no piste or lift. Otherwise it is \
+            lies outside the box (each way must come within 0.05° of it, unless a relation with a way in the box brought it in) or holds no run or lift a graph could be built from. Otherwise it is \
             stored byte for byte under the date of its data (osm3s.timestamp_osm_base) with the SRTM tiles \
-            --dem-dir holds for the box, exactly as summit resort ingest RESORT --osm ANSWER --elevation TILE… \
+            --dem-dir holds for the box and wherever its ways reach, exactly as summit resort ingest RESORT --osm ANSWER --elevation TILE… \
             would, and the review report follows. An answer with the same nodes and ways as the resort's stored \
             snapshot (and the same elevation) stores nothing.
             """,
@@ -27,7 +27,7 @@ extension ResortCommand {
             .value("--dem-dir", "DIR", "the folder of SRTM tiles (N42E001.hgt.zip, …); the ones covering the box are stored"),
             .flag("--assume-flat", "no elevation: build ways flat, in drawing direction"),
             .flag("--print-query", "print the Overpass query for the resort's box and ask nothing"),
-            .value("--timeout", "SECONDS", "the whole fetch, retries included; also the query's [timeout:] (default 300)"),
+            .value("--timeout", "SECONDS", "the whole fetch, retries included; the query's [timeout:] is a little less (default 300)"),
             .value("--retries", "N", "attempts after the first when the server is busy (default 3, at most 10)"),
             .value("--max-mib", "N", "the largest answer taken, and the query's [maxsize:] (default 128)"),
             json,
@@ -51,20 +51,25 @@ extension ResortCommand {
             }
 
             let (resortID, box) = try await pipeline(invocation) { try await $0.catalogResort(invocation.arguments[0]) }
-            let query = OverpassQuery(box: box, timeoutSeconds: timeout, maximumBytes: maximumMiB << 20)
+            // The server is asked to give up a little before this side does, so its remark arrives.
+            let query = OverpassQuery(box: box, timeoutSeconds: max(1, timeout - max(5, timeout / 10)), maximumBytes: maximumMiB << 20)
             if printOnly {
                 invocation.console.out(query.text)
                 return 0
             }
             let console = invocation.console
-            let elevation = try demDirectory.map { try ElevationInput.srtmTiles(in: $0, covering: box) } ?? []
-            if let demDirectory {
-                console.note("elevation for \(box.text): \(elevation.map(\.fileName).joined(separator: ", ")) from \(demDirectory.path)")
-            }
+            // The box's tiles are checked before asking, so a missing one costs no download.
+            if let demDirectory { _ = try ElevationInput.srtmTileFiles(in: demDirectory, covering: box) }
             let client = OverpassClient(endpoint: endpoint, timeLimit: .seconds(timeout), retries: retries)
             let answer = try await client.ask(query) { console.note($0) }
             console.note("checking the answer…")
             let checked = try CheckedOverpassAnswer(bytes: answer.bytes, box: box, from: endpoint.host ?? text)
+            // The ways may reach past the box: their tiles too, or none of it is stored.
+            let reach = checked.reach(beyond: box)
+            let elevation = try demDirectory.map { try ElevationInput.srtmTiles(in: $0, covering: reach) } ?? []
+            if let demDirectory {
+                console.note("elevation for \(reach.text): \(elevation.map(\.fileName).joined(separator: ", ")) from \(demDirectory.path)")
+            }
             var request = IngestRequest(resortID: resortID, extract: checked.extract)
             request.elevation = elevation
             request.elevationPolicy = demDirectory == nil ? .assumeFlat : .fail

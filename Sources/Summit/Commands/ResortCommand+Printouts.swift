@@ -76,8 +76,8 @@ struct FetchPrintout: Encodable {
         sha256 = request.extract.sha256
         dataTimestamp = checked.answer.timestampOSMBase ?? ""
         snapshotDate = request.extract.snapshotDate
-        nodes = checked.answer.nodeCount
-        ways = checked.answer.wayCount
+        nodes = checked.answer.data.nodes.count
+        ways = checked.answer.data.ways.count
         relations = checked.answer.relationCount
         pistes = checked.pistes
         lifts = checked.lifts

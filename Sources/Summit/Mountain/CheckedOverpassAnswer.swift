@@ -13,6 +13,7 @@ struct CheckedOverpassAnswer: Sendable {
 
     let extract: OSMExtract
     let answer: OverpassAnswer
+    /// Runs (downhill and connections) and lifts a graph would be built from.
     let pistes: Int
     let lifts: Int
 
@@ -27,16 +28,20 @@ struct CheckedOverpassAnswer: Sendable {
         let answer: OverpassAnswer
         do {
             answer = try OverpassAnswer(bytes: bytes)
-        } catch {
+        } catch .json(let json) {
             // A whole JSON object ends with its closing brace; an answer without one, or one the
             // reader runs off the end of, was cut off.
-            if case .json(let json) = error,
-               json.offset >= bytes.count - 1 || bytes.last(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) != UInt8(ascii: "}") {
+            if json.offset >= bytes.count - 1 || bytes.last(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) != UInt8(ascii: "}") {
                 throw CLIError("\(from) stops short after \(bytes.count) bytes (\(json.message) at byte \(json.offset)): "
                                + "the server or the connection broke off mid-answer" + refused, fix: again)
             }
-            throw CLIError("\(from) is not an Overpass JSON document (\(error))" + refused,
+            throw CLIError("\(from) is not an Overpass JSON document (\(json.message) at byte \(json.offset))" + refused,
                            fix: "check --overpass points at an Overpass API interpreter (…/api/interpreter)")
+        } catch .notOverpassJSON(let why) {
+            throw CLIError("\(from) is not an Overpass JSON document (\(why))" + refused,
+                           fix: "check --overpass points at an Overpass API interpreter (…/api/interpreter)")
+        } catch {
+            throw CLIError("\(from) is not a consistent OSM snapshot (\(error))" + refused, fix: again)
         }
         if let remark = answer.remark, remark.lowercased().contains("error") {
             let fix = remark.contains("timed out") ? "the server gave up on the query: try again when it is less busy, or allow longer with --timeout SECONDS"
@@ -48,12 +53,7 @@ struct CheckedOverpassAnswer: Sendable {
             throw CLIError("\(from) carries no osm3s.timestamp_osm_base, the date of its data, which becomes the snapshot date" + refused,
                            fix: "check --overpass points at an Overpass API interpreter (…/api/interpreter)")
         }
-        let data: OSMData
-        do {
-            data = try OSMData(overpassJSON: bytes)
-        } catch {
-            throw CLIError("\(from) is not a consistent OSM snapshot (\(error))" + refused, fix: again)
-        }
+        let data = answer.data
 
         let missing = data.ways.flatMap { way in way.nodeIDs.filter { data.nodes[$0] == nil }.map { (way.id, $0) } }
         if let first = missing.first {
@@ -63,11 +63,14 @@ struct CheckedOverpassAnswer: Sendable {
         }
 
         let near = Self.grown(box)
+        let waysNear = Set(data.ways.filter { way in
+            way.nodeIDs.contains { data.nodes[$0].map { near.contains(lat: $0.lat, lon: $0.lon) } ?? false }
+        }.map(\.id))
+        // A relation with a way in the box brings in all its ways, wherever they lie (a long
+        // ski route); one with none there has no business in the answer.
+        let broughtIn = Set(answer.relationWayMembers.filter { $0.contains(where: waysNear.contains) }.joined())
         let used = Set(data.ways.flatMap(\.nodeIDs))
-        let farWays = data.ways.filter { way in
-            !answer.relationWayMembers.contains(way.id)
-                && !way.nodeIDs.contains { data.nodes[$0].map { near.contains(lat: $0.lat, lon: $0.lon) } ?? false }
-        }
+        let farWays = data.ways.filter { !waysNear.contains($0.id) && !broughtIn.contains($0.id) }
         let farNodes = data.nodes.values.filter { !used.contains($0.id) && !near.contains(lat: $0.lat, lon: $0.lon) }
         if !farWays.isEmpty || !farNodes.isEmpty {
             let shown = (farWays.prefix(3).map { "way \($0.id)" } + farNodes.prefix(3).map { "node \($0.id) at \($0.lat),\($0.lon)" })
@@ -78,20 +81,36 @@ struct CheckedOverpassAnswer: Sendable {
                            fix: "check --overpass is an Overpass API interpreter that answers the query it is given")
         }
 
-        let lifts = data.ways.filter { way in
-            way.tags["aerialway"].map { !LiftType.nonRoutableAerialways.contains($0) } ?? (way.tags["railway"] == "funicular")
-        }.count
-        let pistes = data.ways.filter { $0.tags["piste:type"] != nil }.count
-        guard lifts + pistes > 0 else {
-            throw CLIError("\(from) holds no piste and no lift in the box \(box.text) (\(data.ways.count) ways, \(data.nodes.count) nodes)" + refused,
+        // Counted by the build's own rules: a nordic trail or a pylon is no resort.
+        let (runs, lifts) = data.routableWayCounts
+        guard runs + lifts > 0 else {
+            throw CLIError("\(from) holds no run and no lift a graph could be built from in the box \(box.text) "
+                           + "(\(data.ways.count) ways, \(data.nodes.count) nodes)" + refused,
                            fix: "check the resort's box in the catalog (summit resort catalog list --search NAME); OpenStreetMap may not map it yet")
         }
 
         self.answer = answer
-        self.pistes = pistes
+        self.pistes = runs
         self.lifts = lifts
-        self.extract = try OSMExtract(bytes: bytes, sourceName: "Overpass answer from \(host) for \(box.text), data of \(timestamp)",
-                                      snapshotDate: date)
+        self.extract = try OSMExtract(overpassAnswer: bytes, data: data,
+                                      sourceName: "Overpass answer from \(host) for \(box.text), data of \(timestamp)", snapshotDate: date)
+    }
+
+    /// The box the answer's ways reach: the catalog box, grown to every node a way uses
+    /// (ways that cross its edge, and a relation's ways wherever they lie). The SRTM
+    /// tiles stored with the snapshot are those that cover it.
+    func reach(beyond box: OSMBoundingBox) -> OSMBoundingBox {
+        let data = extract.data
+        var (south, west, north, east) = (box.south, box.west, box.north, box.east)
+        for way in data.ways {
+            for node in way.nodeIDs.compactMap({ data.nodes[$0] }) {
+                south = min(south, node.lat)
+                north = max(north, node.lat)
+                west = min(west, node.lon)
+                east = max(east, node.lon)
+            }
+        }
+        return (try? OSMBoundingBox(south: south, west: west, north: north, east: east)) ?? box
     }
 
     static func grown(_ box: OSMBoundingBox) -> OSMBoundingBox {

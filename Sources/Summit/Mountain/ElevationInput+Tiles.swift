@@ -7,6 +7,11 @@ extension ElevationInput {
     /// read and checked as `--elevation` files are. A tile the box needs and
     /// the folder lacks is an error naming it.
     static func srtmTiles(in directory: URL, covering box: OSMBoundingBox) throws -> [ElevationInput] {
+        try srtmTileFiles(in: directory, covering: box).map { try ElevationInput(file: $0) }
+    }
+
+    /// The files of those tiles, found but not read.
+    static func srtmTileFiles(in directory: URL, covering box: OSMBoundingBox) throws -> [URL] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -15,8 +20,7 @@ extension ElevationInput {
         }
         let byLowercasedName = Dictionary(names.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         let corners = SRTMTile.corners(coveringSouth: box.south, west: box.west, north: box.north, east: box.east)
-        var inputs: [ElevationInput] = []
-        for corner in corners {
+        return try corners.map { corner in
             let tile = SRTMTile.name(south: corner.south, west: corner.west)
             guard let file = [".hgt.zip", ".hgt"].lazy.compactMap({ byLowercasedName[(tile + $0).lowercased()] }).first else {
                 throw CLIError("\(directory.path) has no \(tile).hgt.zip (or \(tile).hgt), the SRTM tile of lat \(corner.south) to \(corner.south + 1), "
@@ -24,8 +28,7 @@ extension ElevationInput {
                                + "which the box \(box.text) needs (it needs \(corners.map { SRTMTile.name(south: $0.south, west: $0.west) }.joined(separator: ", ")))",
                                fix: "put that tile in the folder, or give --assume-flat to build the ways without elevation")
             }
-            inputs.append(try ElevationInput(file: directory.appendingPathComponent(file)))
+            return directory.appendingPathComponent(file)
         }
-        return inputs
     }
 }

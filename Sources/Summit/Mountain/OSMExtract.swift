@@ -50,20 +50,26 @@ package struct OSMExtract: Sendable {
         try self.init(inputs: [(sourceName, bytes)], snapshotDate: snapshotDate, bbox: nil)
     }
 
+    /// One Overpass answer already read (`OverpassAnswer`), kept as it came and not read again.
+    init(overpassAnswer bytes: [UInt8], data: OSMData, sourceName: String, snapshotDate: String) throws {
+        try self.init(inputs: [(sourceName, bytes)], snapshotDate: snapshotDate, bbox: nil, read: [.elements(data)])
+    }
+
     /// Reads and merges `inputs`. The snapshot date is `snapshotDate` when
     /// given, else the newest of the files' dates — each file's own data
     /// timestamp (`osm3s.timestamp_osm_base`, `<meta osm_base>`, GeoJSON
     /// `timestamp`), else a date in its name — and a file with neither
     /// needs `snapshotDate`. Never today's date: the date is part of the
     /// dataset identity and must be reproducible.
-    init(inputs: [(name: String, bytes: [UInt8])], snapshotDate: String?, bbox: OSMBoundingBox?) throws {
+    /// `parsed`: the inputs already read, in order; the rest are read here.
+    init(inputs: [(name: String, bytes: [UInt8])], snapshotDate: String?, bbox: OSMBoundingBox?, read parsed: [OSMInput] = []) throws {
         guard !inputs.isEmpty else { throw CLIError("no OSM extract given", fix: "give --osm FILE (repeat it for several files)") }
         var read: [(source: Source, date: String?, input: OSMInput, bytes: [UInt8])] = []
-        for (name, bytes) in inputs {
+        for (index, (name, bytes)) in inputs.enumerated() {
             let format = OSMFormat.detect(bytes)
             let input: OSMInput
             do {
-                input = try OSMInput(bytes: bytes)
+                input = index < parsed.count ? parsed[index] : try OSMInput(bytes: bytes)
             } catch {
                 throw CLIError("\(name) is not a readable OSM extract (\(error))",
                                fix: "give Overpass JSON (`out body` or `out geom`), OSM XML, or overpass-turbo GeoJSON (features with \"way/<id>\" ids)")

@@ -42,8 +42,8 @@ package enum SnapshotRefusal {
             let ways = missing.flatMap(\.wayIDs)
             let shown = ways.prefix(8).map(String.init).joined(separator: ", ") + (ways.count > 8 ? ", …" : "")
             return CLIError("\(source): \(ways.count) routable way\(ways.count == 1 ? " has" : "s have") no elevation at all (\(shown)); nothing was stored",
-                            fix: "give --elevation FILE (SRTM .hgt / .hgt.zip tiles covering the resort, or an elevation map .json), "
-                                + "or --assume-flat to build those ways flat in their drawing direction")
+                            fix: "give elevation covering the resort (ingest's --elevation FILE: SRTM .hgt / .hgt.zip tiles or an elevation map .json; "
+                                + "fetch's --dem-dir DIR with the tiles), or --assume-flat to build those ways flat in their drawing direction")
         }
         let lines = error.failures.prefix(20).map { "  - \($0)" }.joined(separator: "\n")
         let more = error.failures.count > 20 ? "\n  … and \(error.failures.count - 20) more" : ""
