@@ -3,7 +3,7 @@
 -- suspensions with the hides behind an automatic one, reported pictures; an unhidden
 -- grid back in the Atlas. None of it for anyone but an admin.
 begin;
-select plan(19);
+select plan(20);
 
 select tests.create_user('mia@example.test', null, '{"username":"mia"}') as m \gset
 select tests.create_user('ned@example.test', null, '{"username":"ned"}') as n \gset
@@ -94,7 +94,8 @@ select is((select string_agg((a ->> 'action') || ':' || coalesce(a ->> 'admin_us
            from jsonb_array_elements(social.admin_moderation_log()) a),
   'suspend_sharing:auto,hide_grid:ada,hide_grid:ada,unhide_grid:ada,hide_grid:ada',
   'the log lists every action, newest first, naming the admin');
-select is(jsonb_array_length(social.admin_moderation_log(p_subject_user_id => :'n')), 0, 'the log narrows to one person');
+select is(jsonb_array_length(social.admin_moderation_log(p_subject_user_id => :'n')), 0, 'the log narrows to one person: none against ned');
+select is(jsonb_array_length(social.admin_moderation_log(p_subject_user_id => :'m')), 5, '... and all five against mia');
 
 -- A closed report opens no picture
 select social.admin_dismiss_report((social.admin_list_reports() -> 0 ->> 'id')::uuid, 'not harassment') is not null as dismissed;

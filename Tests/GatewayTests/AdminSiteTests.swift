@@ -50,11 +50,12 @@ import Testing
         }
 
         /// Signs in afresh (any earlier cookie forgotten).
-        mutating func signIn(_ email: String, password: String = AdminSiteTests.password) async throws -> RawResponse {
+        mutating func signIn(_ email: String, password: String = AdminSiteTests.password, code: String? = nil) async throws -> RawResponse {
             cookies = [:]
             let form = try await get("/admin/sign-in")
             let token = try #require(Self.field("csrf", in: form))
-            return try await post("/admin/sign-in", [("csrf", token), ("next", "/admin/reports"), ("email", email), ("password", password)])
+            return try await post("/admin/sign-in", [("csrf", token), ("next", "/admin/reports"), ("email", email), ("password", password)]
+                                  + (code.map { [("code", $0)] } ?? []))
         }
 
         /// The form token of a signed-in page.
@@ -161,6 +162,56 @@ import Testing
         }
     }
 
+    @Test func anAdminWithAnAuthenticatorSignsInWithItsCode() async throws {
+        try await withGateway { gateway in
+            let world = try await Self.world(gateway)
+            // Ada enrolls a TOTP factor through /auth/v1/factors and verifies it with this step's code.
+            let enrolled = try await gateway.http("POST", "/auth/v1/factors", token: world.admin.accessToken, json: ["factor_type": "totp"])
+            let factor = try #require(enrolled.json as? [String: Any], "\(enrolled.text)")
+            let factorID = try #require(factor["id"] as? String)
+            let secret = try #require((factor["totp"] as? [String: Any])?["secret"] as? String)
+            let challenge = try await gateway.http("POST", "/auth/v1/factors/\(factorID)/challenge", token: world.admin.accessToken, json: [:])
+            let challengeID = try #require((challenge.json as? [String: Any])?["id"] as? String, "\(challenge.text)")
+            func code(_ step: Int) async throws -> String {
+                try await gateway.sql {
+                    try await $0.query("""
+                        select auth.gateway_totp(auth.gateway_base32_decode(\(secret)), floor(extract(epoch from now()) / 30)::bigint + \(step))
+                        """).scalar(String.self)
+                }
+            }
+            let verified = try await gateway.http("POST", "/auth/v1/factors/\(factorID)/verify", token: world.admin.accessToken,
+                                                  json: ["challenge_id": challengeID, "code": try await code(0)])
+            #expect(verified.status == 200, "\(verified.text)")
+            func openSessions() async throws -> Int {
+                try await gateway.sql {
+                    try await $0.query("select count(*)::int from auth.refresh_sessions where user_id = \(world.admin.id) and revoked_at is null")
+                        .scalar(Int.self)
+                }
+            }
+            let before = try await openSessions()
+
+            var visitor = Visitor(gateway: gateway)
+            let withoutCode = try await visitor.signIn("ada@example.test")
+            #expect(withoutCode.status == 401 && withoutCode.text.contains("enter its 6-digit code"), "\(withoutCode.text)")
+            #expect(visitor.cookies["summit_admin"] == nil)
+            #expect(try await openSessions() == before, "the password's session ends with the refusal")
+            let next = try await code(1)
+            let wrongCode = try await visitor.signIn("ada@example.test", code: next == "000000" ? "111111" : "000000")
+            #expect(wrongCode.status == 401 && wrongCode.text.contains("code is wrong"), "\(wrongCode.text)")
+            #expect(visitor.cookies["summit_admin"] == nil)
+
+            let signedIn = try await visitor.signIn("ada@example.test", code: next)
+            #expect(signedIn.status == 303, "\(signedIn.text)")
+            let cookie = try #require(visitor.cookies["summit_admin"])
+            #expect(MFATests.claims(cookie)["aal"] as? String == "aal2")
+            #expect(try await visitor.get("/admin/reports").status == 200)
+            // A code is taken once.
+            var again = Visitor(gateway: gateway)
+            let replayed = try await again.signIn("ada@example.test", code: next)
+            #expect(replayed.status == 401 && again.cookies["summit_admin"] == nil, "\(replayed.text)")
+        }
+    }
+
     @Test func signInTakesItsOwnFormFromItsOwnOriginOnly() async throws {
         try await withGateway { gateway in
             _ = try await Self.world(gateway)
@@ -177,7 +228,7 @@ import Testing
             let signedIn = try await visitor.post("/admin/sign-in", fields + [("next", "//evil.example/admin/")])
             #expect(signedIn.status == 303 && signedIn.headers["location"] == "/admin/reports")
             let cookie = try #require(signedIn.fields.first { $0.name == "set-cookie" && $0.value.hasPrefix("summit_admin=") }?.value)
-            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/admin")
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/admin")
                     && cookie.contains("Max-Age=\(gateway.configuration.adminSessionLifetime)") && !cookie.contains("Secure"), "\(cookie)")
         }
     }

@@ -102,6 +102,8 @@ import Testing
             // Out of the Atlas by hidden_at alone: the maker's shared stays for an unhide to restore.
             #expect(try await cli.scalar("select hidden_at is not null and shared and not private.in_atlas(g) from grids.grids g where id = \(grid)", as: Bool.self))
             #expect(try await cli.scalar("select status from social.reports", as: String.self) == "actioned")
+            // Its maker is told so, not that it is in the Atlas.
+            #expect(try await cli.fails("grids", "share", grid.uuidString, "--as", "ann").stderr.contains("a moderator hid it"))
             #expect(try await cli.ok("admin", "reports").stdout.isEmpty)
 
             // A named admin's actions are attributed to them.

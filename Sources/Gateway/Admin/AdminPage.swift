@@ -96,21 +96,32 @@ extension AdminSite {
     /// A timestamp in UTC, turned into the reader's own time by admin.js.
     static func time(_ value: Any?) -> HTMLText {
         guard let text = value as? String, let date = parseTimestamp(text) else { return "—" }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        let iso = ISO8601DateFormatter()
-        return "<time datetime=\"\(iso.string(from: date))\">\(formatter.string(from: date)) UTC</time>"
+        return "<time datetime=\"\(Formats.instant.string(from: date))\">\(Formats.minute.string(from: date)) UTC</time>"
     }
 
     /// PostgreSQL's JSON timestamps, with or without fractions of a second.
     static func parseTimestamp(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        Formats.fractional.date(from: text) ?? Formats.instant.date(from: text)
+    }
+
+    /// Made once: a page shows hundreds of times. Formatters are safe to share across threads.
+    enum Formats {
+        nonisolated(unsafe) static let instant = ISO8601DateFormatter()
+        nonisolated(unsafe) static let fractional: ISO8601DateFormatter = {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return formatter
+        }()
+        nonisolated(unsafe) static let minute = utc("yyyy-MM-dd HH:mm")
+        nonisolated(unsafe) static let day = utc("yyyy-MM-dd")
+
+        private static func utc(_ format: String) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = format
+            return formatter
+        }
     }
 
     /// A person by username, linked to their page.

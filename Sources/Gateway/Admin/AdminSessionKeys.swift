@@ -21,12 +21,13 @@ struct AdminSessionKeys: Sendable {
     }
 
     /// The cookie value for a session of `user`, begun as auth session `session`.
-    func sessionToken(user: UUID, email: String, session: UUID, issuer: String, now: Date, lifetime: Int) -> String {
+    func sessionToken(user: UUID, email: String, session: UUID, aal: String, issuer: String, now: Date, lifetime: Int) -> String {
         let issued = Int(now.timeIntervalSince1970)
+        let methods: [[String: Any]] = (aal == "aal2" ? [["method": "totp", "timestamp": issued]] : []) + [["method": "password", "timestamp": issued]]
         let claims: [String: Any] = [
             "aud": "authenticated", "role": "authenticated", "iss": issuer, "sub": user.uuidString.lowercased(),
             "email": email, "session_id": session.uuidString.lowercased(), "iat": issued, "exp": issued + lifetime,
-            "aal": "aal1", "amr": [["method": "password", "timestamp": issued]], "is_anonymous": false,
+            "aal": aal, "amr": methods, "is_anonymous": false,
         ]
         return JWT.sign(claims: claims, secret: key)
     }
@@ -54,6 +55,6 @@ struct AdminSessionKeys: Sendable {
     }
 
     private func mac(_ text: String) -> String {
-        SHA256.hex(HMACSHA256.mac(key: key, message: Array(text.utf8)))
+        HMACSHA256.mac(key: key, message: Array(text.utf8)).hexString
     }
 }

@@ -79,14 +79,10 @@ extension AdminSite {
     /// A suspension's end: the end of the day `date` (YYYY-MM-DD) in UTC, or nil for "until lifted".
     static func endOfDay(_ date: String?, admin: Admin) throws(Refusal) -> String? {
         guard let date else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        guard date.utf8.count == 10, let day = formatter.date(from: date) else {
+        guard date.utf8.count == 10, let day = Formats.day.date(from: date) else {
             throw Refusal(errorPage(400, "Not done", "Until must be a date like 2026-12-31 (or empty: until lifted). Nothing was changed.",
                                     admin: admin))
         }
-        return ISO8601DateFormatter().string(from: day.addingTimeInterval(86_400))
+        return Formats.instant.string(from: day.addingTimeInterval(86_400))
     }
 }

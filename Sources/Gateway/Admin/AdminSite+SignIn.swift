@@ -8,14 +8,14 @@ import Postgres
 extension AdminSite {
     func signInPage(_ request: HTTPRequest) async -> HTTPResponse {
         let next = Self.query(request, "next").flatMap { Self.isSitePath(Substring($0)) ? $0 : nil } ?? "/admin/reports"
-        if await signedIn(request) != nil { return Self.redirect(next) }
+        if case .some(.some) = try? await signedIn(request) { return Self.redirect(next) }
         return signInForm(request, next: next, status: 200, problem: nil, notice: Self.notice(request))
     }
 
     /// The form, with a fresh nonce cookie its token is bound to.
     private func signInForm(_ request: HTTPRequest, next: String, status: Int, problem: String?, notice: String? = nil,
                             email: String = "") -> HTTPResponse {
-        let nonce = SHA256.hex(HMACSHA256.randomBytes(16))
+        let nonce = HMACSHA256.randomBytes(16).hexString
         let problemHTML: HTMLText = problem.map { "<p class=\"problem\" role=\"alert\">\($0)</p>" } ?? .empty
         var response = Self.page(status, title: "Sign in", admin: nil, notice: notice, """
             \(problemHTML)<form method="post" action="/admin/sign-in" class="sign-in">
@@ -23,6 +23,7 @@ extension AdminSite {
             <input type="hidden" name="next" value="\(next)">
             <label><span>Email</span><input type="email" name="email" value="\(email)" autocomplete="username" required autofocus></label>
             <label><span>Password</span><input type="password" name="password" autocomplete="current-password" required></label>
+            <label><span>Authenticator code</span><input type="text" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" placeholder="if your account has an authenticator"></label>
             <button type="submit">Sign in</button>
             </form>
             <p class="muted">For moderators only: accounts in <code>social.admins</code> (<code>summit admin grant USER</code>).</p>
@@ -83,9 +84,22 @@ extension AdminSite {
             refusal.headers.add("set-cookie", setCookie(AdminSessionKeys.signInCookie, "", maxAge: 0, request))
             return refusal
         }
+        // An account with an authenticator signs in with its code too (the session rises to aal2).
+        let aal: String
+        switch await secondFactor(user: user, session: sessionID, code: form.text("code")) {
+        case .none: aal = "aal1"
+        case .verified: aal = "aal2"
+        case .refused(let problem):
+            _ = try? await context.queryAsService("select auth.gateway_sign_out(\(user), \(sessionID), 'local')")
+            await auth.limiter.failed(account)
+            return signInForm(request, next: next, status: 401, problem: problem, email: email)
+        case .unreachable:
+            _ = try? await context.queryAsService("select auth.gateway_sign_out(\(user), \(sessionID), 'local')")
+            return Self.errorPage(503, "Sign-in failed", "The database is not reachable: try again in a moment.")
+        }
         let lifetime = context.configuration.adminSessionLifetime
         let cookie = keys.sessionToken(user: user, email: (session["user"] as? [String: Any])?["email"] as? String ?? email,
-                                       session: sessionID, issuer: context.configuration.issuer, now: context.clock(), lifetime: lifetime)
+                                       session: sessionID, aal: aal, issuer: context.configuration.issuer, now: context.clock(), lifetime: lifetime)
         return Self.redirect(next, cookies: [setCookie(AdminSessionKeys.sessionCookie, cookie, maxAge: lifetime, request),
                                              setCookie(AdminSessionKeys.signInCookie, "", maxAge: 0, request)])
     }
@@ -99,6 +113,37 @@ extension AdminSite {
         }
         return Self.redirect("/admin/sign-in?done=signed-out",
                              cookies: [setCookie(AdminSessionKeys.sessionCookie, "", maxAge: 0, request)])
+    }
+
+    enum SecondFactor {
+        /// The account has no verified authenticator.
+        case none
+        case verified
+        /// The code is missing, malformed, wrong or used: what to tell the admin.
+        case refused(String)
+        case unreachable
+    }
+
+    /// The account's verified TOTP factor answered with `code`, through the same challenge
+    /// and verification `/auth/v1/factors` uses (a code is accepted once).
+    private func secondFactor(user: UUID, session: UUID, code: String?) async -> SecondFactor {
+        do {
+            let factor = try await context.queryAsService("""
+                select id from auth.mfa_factors where user_id = \(user) and status = 'verified' order by created_at limit 1
+                """).first?.decode(UUID.self, at: 0)
+            guard let factor else { return .none }
+            guard let code else {
+                return .refused("This account has an authenticator: enter its 6-digit code with your password.")
+            }
+            let challenge = try await context.queryAsService(
+                "select (auth.gateway_mfa_challenge(\(user), \(session), \(factor)) ->> 'id')::uuid").scalar(UUID.self)
+            _ = try await context.queryAsService("select auth.gateway_mfa_verify(\(user), \(session), \(factor), \(challenge), \(code))")
+            return .verified
+        } catch let error as PostgresError where error.code == .raiseException {
+            return .refused("The authenticator code is wrong, or was used already: enter the current one.")
+        } catch {
+            return .unreachable
+        }
     }
 
     private func tooMany(_ limited: HTTPResponse) -> HTTPResponse {

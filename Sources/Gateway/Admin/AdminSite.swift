@@ -68,15 +68,15 @@ struct AdminSite: Sendable {
         default:
             break
         }
-        guard let admin = await signedIn(request) else {
-            // A direct URL leads to the sign-in page, which comes back here after.
-            if method == .get {
-                let next = Self.isSitePath(request.rawPath) ? String(request.rawPath) : "/admin/reports"
-                return Self.redirect("/admin/sign-in?next=" + URLQuery.percentEncode(next))
-            }
-            return Self.errorPage(401, "Sign in first", "This needs an admin's session: sign in at /admin/sign-in, then try again.")
-        }
         do {
+            guard let admin = try await signedIn(request) else {
+                // A direct URL leads to the sign-in page, which comes back here after.
+                if method == .get {
+                    let next = Self.isSitePath(request.rawPath) ? String(request.rawPath) : "/admin/reports"
+                    return Self.redirect("/admin/sign-in?next=" + URLQuery.percentEncode(next))
+                }
+                return Self.errorPage(401, "Sign in first", "This needs an admin's session: sign in at /admin/sign-in, then try again.")
+            }
             if method == .post {
                 let form = try checkedForm(request, admin: admin)
                 return try await act(request, parts, form: form, admin: admin)
@@ -137,18 +137,27 @@ struct AdminSite: Sendable {
     // MARK: - Sessions
 
     /// The request's admin: a cookie that verifies and has not run out, its auth session
-    /// still active, and its user still in `social.admins`.
-    func signedIn(_ request: HTTPRequest) async -> Admin? {
+    /// still active, and its user still in `social.admins`. A database that cannot be
+    /// reached is said as such, not taken for a signed-out visitor.
+    func signedIn(_ request: HTTPRequest) async throws(Refusal) -> Admin? {
         guard let token = Self.cookie(AdminSessionKeys.sessionCookie, in: request),
               let caller = keys.caller(ofSessionToken: token, now: context.clock()),
               let user = caller.userID, let session = caller.sessionID else { return nil }
         // The gateway's own bookkeeping, as the auth service checks sessions: the admin's
-        // statements themselves run as the admin.
-        let rows = try? await context.queryAsService("""
-            select p.username from social.admins a join social.profiles p on p.id = a.user_id
-            where a.user_id = \(user) and auth.gateway_session_active(\(session))
-            """)
-        guard let username = try? rows?.first?.decode(String?.self, at: 0) else { return nil }
+        // statements themselves run as the admin. An admin without a profile is named by email.
+        let rows: PostgresRows
+        do {
+            rows = try await context.queryAsService("""
+                select coalesce(p.username, u.email, a.user_id::text) from social.admins a
+                join auth.users u on u.id = a.user_id left join social.profiles p on p.id = a.user_id
+                where a.user_id = \(user) and auth.gateway_session_active(\(session))
+                """)
+        } catch {
+            throw Refusal(Self.errorPage(503, "Database not reachable",
+                                         "The database is not reachable (a restart or a failover): try again in a moment. "
+                                         + "A form you sent just now was not applied."))
+        }
+        guard let username = try? rows.first?.decode(String.self, at: 0) else { return nil }
         return Admin(caller: caller, userID: user, sessionID: session, username: username, formToken: keys.formToken(session: session))
     }
 
@@ -187,7 +196,9 @@ struct AdminSite: Sendable {
     }
 
     func setCookie(_ name: String, _ value: String, maxAge: Int, _ request: HTTPRequest) -> String {
-        "\(name)=\(value); Path=/admin; Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (overTLS(request) ? "; Secure" : "")
+        // Lax: a link to a report opened from mail lands signed in; every change is a POST
+        // with the session's form token and this site's Origin, which Lax does not send across sites.
+        "\(name)=\(value); Path=/admin; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (overTLS(request) ? "; Secure" : "")
     }
 
     static func cookie(_ name: String, in request: HTTPRequest) -> String? {
@@ -223,7 +234,7 @@ struct AdminSite: Sendable {
     /// A path on this site to come back to: `/admin/…`, letters, digits and `/-_.` only
     /// (never another host, never a scheme).
     static func isSitePath(_ path: Substring) -> Bool {
-        path.hasPrefix("/admin/") && !path.contains("//") && path.allSatisfy {
+        path.hasPrefix("/admin/") && !path.contains("//") && !path.split(separator: "/").contains("..") && path.allSatisfy {
             $0.isASCII && ($0.isLetter || $0.isNumber || "/-_.".contains($0))
         }
     }

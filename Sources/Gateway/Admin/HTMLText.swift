@@ -51,7 +51,13 @@ struct HTMLText: ExpressibleByStringInterpolation, Sendable {
     }
 
     /// Text safe in element content and in quoted attribute values.
-    static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String { Markup.escape(text) }
+}
+
+/// Text made safe for HTML, SVG and XML: in element content and in quoted attribute
+/// values alike. The admin site's pages and the meet pictures `summit` draws use it.
+public enum Markup {
+    public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {

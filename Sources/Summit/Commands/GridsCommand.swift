@@ -173,12 +173,13 @@ package enum GridsCommand {
             }
             if invocation.json { return AppCommand.print(answer, invocation) }
             let json = answer.json
-            if !stop && json["grid"]["shared"].bool != true {
-                if json["sharing_suspended"].bool == true {
-                    throw CLIError("the grid stays out of the Atlas: your sharing is suspended",
-                                   fix: "an admin can lift it (summit admin lift USER)")
-                }
-                throw CLIError("the grid stays out of the Atlas: a moderator hid it", fix: "it can't be shared while hidden")
+            if !stop && json["grid"]["shared"].bool != true, json["sharing_suspended"].bool == true {
+                throw CLIError("the grid stays out of the Atlas: your sharing is suspended",
+                               fix: "an admin can lift it (summit admin lift USER)")
+            }
+            if !stop && (json["grid"]["shared"].bool != true || json["hidden"].bool == true) {
+                // Shared it is, but a hidden grid stays out of the Atlas until a moderator unhides it.
+                throw CLIError("the grid stays out of the Atlas: a moderator hid it", fix: "it comes back once a moderator unhides it")
             }
             invocation.console.out(stop ? "\(json["grid"]["title"].string ?? "the grid") is no longer in the Atlas"
                                         : "\(json["grid"]["title"].string ?? "the grid") is in the Atlas")
@@ -265,7 +266,7 @@ package enum GridsCommand {
         let grid = answer.json["grid"]
         invocation.console.out("saved \"\(grid["title"].string ?? "")\": grid \(grid["id"].string ?? "") "
             + "(\(grid["size"].int ?? 0) x \(grid["size"].int ?? 0), \(grid["theme"].string ?? "")"
-            + (grid["shared"].bool == true ? ", in the Atlas)" : ")"))
+            + (grid["shared"].bool == true ? (answer.json["hidden"].bool == true ? ", shared, hidden from the Atlas by a moderator)" : ", in the Atlas)") : ")"))
         if invocation.flag("--share") && grid["shared"].bool != true {
             invocation.console.note(answer.json["sharing_suspended"].bool == true
                 ? "not shared: your sharing is suspended" : "not shared")

@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import MeetSolver
 import MountainGraph
 
@@ -169,7 +170,5 @@ struct MeetPicture: Sendable {
 
     static func f(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-    }
+    static func escape(_ text: String) -> String { Markup.escape(text) }
 }

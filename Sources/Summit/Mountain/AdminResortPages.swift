@@ -15,19 +15,22 @@ import Postgres
 enum AdminResortPages {
     static func source(database: PostgresConfiguration) -> AdminResortSource {
         let drawings = Drawings()
+        // A few connections of their own, kept between pages (moderators are few).
+        let pool = PostgresPool(database, maxConnections: 2, applicationName: "summit admin site")
         return AdminResortSource(
             list: { caller in
-                try await PostgresConnection.withConnection(database, applicationName: "summit admin site") { try await list($0, as: caller) }
+                try await pool.withConnection { try await list($0, as: caller) }
             },
             draw: { id, caller in
-                try await PostgresConnection.withConnection(database, applicationName: "summit admin site") { connection in
-                    guard let resort = try await list(connection, as: caller).first(where: { $0.id == id }) else { return nil }
+                try await pool.withConnection { connection in
+                    guard let resort = try await list(connection, as: caller, only: id).first else { return nil }
                     return try await drawings.picture(of: resort) { try await draw(resort, connection, as: caller) }
                 }
             })
     }
 
-    static func list(_ connection: PostgresConnection, as caller: Caller) async throws -> [AdminResortSource.Resort] {
+    /// The published resorts (`only`: that one).
+    static func list(_ connection: PostgresConnection, as caller: Caller, only id: String? = nil) async throws -> [AdminResortSource.Resort] {
         struct Row: Decodable {
             var id: String
             var name: String
@@ -42,6 +45,7 @@ enum AdminResortPages {
                 from mountain.resort_canonical_active a
                 join mountain.resort_canonical_publication p on p.id = a.publication_id
                 join mountain.resorts r on r.id = a.resort_id
+                where \(id)::text is null or r.id = \(id)
                 order by r.name, r.id
                 """).decode(Row.self)
         }
