@@ -66,8 +66,12 @@ extension AdminSite {
             return try await body(resorts)
         } catch let refusal as Refusal {
             throw refusal
+        } catch let error as PostgresError where error.isServerUnavailable {
+            throw Refusal(Self.errorPage(503, "Resort not drawn", "The database is not reachable: try again in a moment.", admin: admin))
         } catch {
-            throw Refusal(Self.errorPage(503, "Resort not drawn", "The resort could not be read (\(error)): try again in a moment.", admin: admin))
+            // Operators read this page: what failed is theirs to see, with where to look next.
+            throw Refusal(Self.errorPage(500, "Resort not drawn", "Its published graph could not be read or drawn (\(error)): "
+                                         + "check it with summit resort get RESORT, which verifies it as a client does.", admin: admin))
         }
     }
 

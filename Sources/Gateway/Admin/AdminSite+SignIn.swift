@@ -49,23 +49,26 @@ extension AdminSite {
         guard let email = form.text("email"), let password = form["password"], !password.isEmpty else {
             return signInForm(request, next: next, status: 400, problem: "Enter your email and your password.", email: form["email"] ?? "")
         }
-        if let limited = await auth.limiter.admit(.signIn, request) { return tooMany(limited) }
         let account = AuthRateLimiter.accountKey(email)
-        if let held = await auth.limiter.holding(account) { return tooMany(held) }
-        let outcome: AuthService.GrantOutcome
-        do {
-            outcome = try await auth.grant("select auth.gateway_password_grant(\(email), \(password))::text")
-        } catch let error as PostgresError where error.code == .raiseException {
-            await auth.limiter.failed(account)
-            return signInForm(request, next: next, status: 401, problem: "Wrong email or password.", email: email)
-        } catch {
+        let session: [String: Any]
+        switch await auth.passwordSignIn(email: email, password: password, request) {
+        case .session(let granted):
+            session = granted
+        case .refused(let response) where response.status == 429:
+            return tooMany(response)
+        case .refused(let response) where response.status >= 500:
             return Self.errorPage(503, "Sign-in failed", "The database is not reachable: try again in a moment.")
+        case .refused(let response):
+            // What the auth service said, in its words, but for wrong credentials.
+            let said = JSONText.parse(response.body) as? [String: Any]
+            let problem = said?["error_code"] as? String == "invalid_credentials" ? "Wrong email or password."
+                : (said?["msg"] as? String).map { "Not signed in: \($0)." } ?? "Wrong email or password."
+            return signInForm(request, next: next, status: 401, problem: problem, email: email)
         }
-        guard case .session(let session) = outcome, let token = session["access_token"] as? String,
+        guard let token = session["access_token"] as? String,
               let caller = try? context.credentials.verify(token, now: context.clock()),
               let user = caller.userID, let sessionID = caller.sessionID else {
-            await auth.limiter.failed(account)
-            return signInForm(request, next: next, status: 401, problem: "Wrong email or password.", email: email)
+            return Self.errorPage(500, "Sign-in failed", "The session the auth service began could not be read: try again.")
         }
         let isAdmin: Bool
         do {

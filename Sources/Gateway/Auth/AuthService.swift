@@ -137,12 +137,10 @@ struct AuthService: Sendable {
             guard let email = body["email"] as? String, let password = body["password"] as? String else {
                 return Self.error(400, "validation_failed", "grant_type=password needs email and password")
             }
-            if let limited = await limiter.admit(.signIn, request) { return limited }
-            let account = AuthRateLimiter.accountKey(email)
-            if let held = await limiter.holding(account) { return held }
-            let answer = await session(from: "select auth.gateway_password_grant(\(email), \(password))::text")
-            if answer.status == 400 { await limiter.failed(account) }
-            return answer
+            switch await passwordSignIn(email: email, password: password, request) {
+            case .session(let session): return .json(200, object: session)
+            case .refused(let response): return response
+            }
         case "refresh_token":
             guard let token = body["refresh_token"] as? String, !token.isEmpty, token.utf8.count <= 256 else {
                 return Self.error(400, "validation_failed", "grant_type=refresh_token needs refresh_token")
@@ -196,6 +194,22 @@ struct AuthService: Sendable {
     enum GrantOutcome {
         case session([String: Any])
         case refused(HTTPResponse)
+    }
+
+    /// A sign-in with a password, wherever it is asked for (`/token`, the moderation site):
+    /// the limits per address and per account, the grant, and a refusal counted against the account.
+    func passwordSignIn(email: String, password: String, _ request: HTTPRequest) async -> GrantOutcome {
+        if let limited = await limiter.admit(.signIn, request) { return .refused(limited) }
+        let account = AuthRateLimiter.accountKey(email)
+        if let held = await limiter.holding(account) { return .refused(held) }
+        var outcome: GrantOutcome
+        do {
+            outcome = try await grant("select auth.gateway_password_grant(\(email), \(password))::text")
+        } catch {
+            outcome = .refused(Self.failure(error))
+        }
+        if case .refused(let response) = outcome, response.status == 400 { await limiter.failed(account) }
+        return outcome
     }
 
     /// Runs a grant; a session signed for the user it answers, or the refusal it answered with.
